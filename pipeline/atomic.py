@@ -1,0 +1,124 @@
+"""Atomic file writes: a temp file in the same folder, fsync, then os.replace.
+
+A reader sees either the old file or the complete new one, never a half-written file,
+and an exception mid-write leaves the old file untouched and no temp file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+
+def _read_umask() -> int:
+    # Read once at import: os.umask can only be read by setting it, which is racy in threads.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_read_umask()
+
+
+def _open_temp(path: Path) -> tuple[int, Path]:
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    return fd, Path(name)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable; not possible (nor needed) on every platform."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _commit(tmp: Path, path: Path) -> None:
+    os.chmod(tmp, _FILE_MODE)  # mkstemp creates 0600; give the file ordinary permissions
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _discard(tmp: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically; the folder must exist."""
+    path = Path(path)
+    fd, tmp = _open_temp(path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _commit(tmp, path)
+    except BaseException:
+        _discard(tmp)
+        raise
+
+
+def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically, byte for byte (no newline translation)."""
+    atomic_write_bytes(path, text.encode(encoding))
+
+
+class AtomicJsonlWriter:
+    """Write one JSON object a line; the file appears only when the ``with`` block succeeds.
+
+    >>> with AtomicJsonlWriter(Path("claims.jsonl")) as out:  # doctest: +SKIP
+    ...     out.write({"claim_id": "c1"})
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._tmp: Path | None = None
+        self._fh: IO[str] | None = None
+
+    def __enter__(self) -> AtomicJsonlWriter:
+        fd, self._tmp = _open_temp(self.path)
+        self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        return self
+
+    def write(self, obj: dict[str, Any]) -> None:
+        if self._fh is None:
+            raise RuntimeError("AtomicJsonlWriter.write() called outside its `with` block")
+        self._fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        fh, tmp = self._fh, self._tmp
+        self._fh = self._tmp = None
+        if fh is None or tmp is None:
+            return
+        if exc_type is not None:
+            with contextlib.suppress(OSError):
+                fh.close()
+            _discard(tmp)
+            return
+        try:
+            fh.flush()
+            os.fsync(fh.fileno())
+            fh.close()
+            _commit(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                fh.close()
+            _discard(tmp)
+            raise

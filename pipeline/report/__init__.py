@@ -1,0 +1,58 @@
+"""The report stage: per-document Markdown, HTML and JSON, and the run's index, summary and CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..atomic import atomic_write_text
+from ..records import DocumentResult
+from .claimreview import claimreview_objects
+from .html import render_document_html, render_index_html
+from .jsonout import document_json_text
+from .markdown import document_markdown, summary_markdown
+from .paths import safe_name
+from .tables import doc_rows, totals, write_claims_csv
+
+__all__ = [
+    "claimreview_objects",
+    "safe_name",
+    "write_claims_csv",
+    "write_document_report",
+    "write_run_reports",
+]
+
+
+def write_document_report(result: DocumentResult, text: str, out_dir: Path) -> dict[str, str]:
+    """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
+
+    ``text`` is the document text the claims' offsets point into. Returns the file names,
+    relative to ``out_dir``: ``{"md": ..., "html": ..., "json": ...}``.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = safe_name(result.doc_id)
+    names = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
+    atomic_write_text(out_dir / names["md"], document_markdown(result, text))
+    atomic_write_text(out_dir / names["html"], render_document_html(result, text))
+    atomic_write_text(out_dir / names["json"], document_json_text(result))
+    return names
+
+
+def write_run_reports(
+    results: Sequence[DocumentResult], out_dir: Path, *, run_info: Mapping[str, Any]
+) -> None:
+    """Write index.html and summary.md for the run, and claims.csv when claims.jsonl is there.
+
+    Document pages are linked when they exist in ``out_dir``, so write them first.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = doc_rows(results, out_dir)
+    sums = totals(rows)
+    atomic_write_text(out_dir / "index.html", render_index_html(rows, sums, run_info))
+    atomic_write_text(out_dir / "summary.md", summary_markdown(rows, sums, run_info))
+    claims_jsonl = out_dir / "claims.jsonl"
+    if claims_jsonl.exists():
+        write_claims_csv(claims_jsonl, out_dir / "claims.csv")

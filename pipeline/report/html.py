@@ -1,0 +1,152 @@
+"""HTML reports: the annotated article (<name>.html) and the run index (index.html).
+
+Everything taken from an article goes through Jinja2 autoescaping; the only markup passed
+as safe is our own script. A Content-Security-Policy that allows just that script (by hash)
+backs this up: even a missed escape could not run an article's script or event handler.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..records import DocumentResult
+from .tables import (
+    DOC_SEVERITY,
+    SEVERITY,
+    STATUS_ZH,
+    VERDICT_KEYS,
+    VERDICT_ZH,
+    ClaimView,
+    DocRow,
+    claim_views,
+    run_info_items,
+)
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+@lru_cache(maxsize=1)
+def _env() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+@lru_cache(maxsize=4)
+def _script(name: str) -> tuple[Markup, str]:
+    """Our own inline script (trusted, never article text) and its CSP hash."""
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
+    return Markup(source), f"sha256-{digest}"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of article text; ``owner`` is the most severe claim covering it (None: plain text)."""
+
+    text: str
+    owner: ClaimView | None = None
+    keys: tuple[str, ...] = ()  # every claim covering the run, owner first
+    mark_id: str | None = None  # set on the owner's first run
+    anchors: tuple[str, ...] = ()  # claims with no run of their own, anchored just before this one
+    under: str | None = None  # most severe other verdict covering the run, drawn as an underline
+
+
+def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
+    """Cut ``text`` at every claim boundary so highlighted runs never overlap."""
+    n = len(text)
+    spans = [(max(0, min(v.claim.start, n)), max(0, min(v.claim.end, n)), v) for v in views]
+    cuts = sorted({0, n, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+    pending = deque(sorted((sp for sp in spans if sp[0] < sp[1]), key=lambda sp: sp[0]))
+    active: list[tuple[int, int, ClaimView]] = []
+    pieces: list[tuple[int, int, list[ClaimView]]] = []
+    for a, b in itertools.pairwise(cuts):
+        while pending and pending[0][0] <= a:
+            active.append(pending.popleft())
+        active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
+        # Most severe first; ties go to the claim that starts first (views are in document order).
+        cover = sorted((v for _, _, v in active), key=lambda v: -SEVERITY[v.verdict])
+        if pieces and [v.key for v in pieces[-1][2]] == [v.key for v in cover]:
+            pieces[-1] = (pieces[-1][0], b, cover)  # same claims either side of a cut
+        else:
+            pieces.append((a, b, cover))
+    owners = {cover[0].key for _, _, cover in pieces if cover}
+    out: list[Segment] = []
+    placed: set[str] = set()
+    for a, b, cover in pieces:
+        owner = cover[0] if cover else None
+        mark_id = None
+        if owner is not None and owner.key not in placed:
+            mark_id = owner.key
+            placed.add(mark_id)
+        keys = tuple(v.key for v in cover)
+        # A claim that owns no run at all (wholly under a more severe one) gets an anchor here.
+        anchors = tuple(k for k in keys if k not in placed and k not in owners)
+        placed.update(anchors)
+        under = next((v.verdict for v in cover[1:] if owner and v.verdict != owner.verdict), None)
+        out.append(Segment(text[a:b], owner, keys, mark_id, anchors, under))
+    # Claims with an empty or out-of-range span still need a target for their list item.
+    rest = tuple(v.key for v in views if v.key not in placed)
+    if rest:
+        out.append(Segment("", None, (), None, rest))
+    return out
+
+
+def _filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
+    present = {v.verdict for v in views}
+    keys = [*VERDICT_KEYS, *(["unchecked"] if "unchecked" in present else [])]
+    return [{"key": k, "label": VERDICT_ZH[k], "count": sum(1 for v in views if v.verdict == k)}
+            for k in keys]
+
+
+def render_document_html(result: DocumentResult, text: str) -> str:
+    """The article with every claim highlighted, and a panel listing the claims."""
+    views = claim_views(result.claims, text)
+    script, script_hash = _script("document.js.j2")
+    return _env().get_template("document.html.j2").render(
+        result=result,
+        title=result.title or result.doc_id,
+        verdict=result.document_verdict(),
+        segments=segments(text, views),
+        flagged=[v for v in views if v.is_flag],
+        others=[v for v in views if not v.is_flag],
+        filters=_filters(views),
+        script=script,
+        script_hash=script_hash,
+    )
+
+
+def render_index_html(
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+) -> str:
+    """index.html: every document, worst first, with client-side filters."""
+    script, script_hash = _script("index.js.j2")
+    return _env().get_template("index.html.j2").render(
+        rows=rows,
+        totals=totals,
+        info=run_info_items(run_info),
+        verdict_keys=VERDICT_KEYS,
+        verdict_zh=VERDICT_ZH,
+        doc_verdicts=list(DOC_SEVERITY),
+        status_zh=STATUS_ZH,
+        href=lambda name: quote(name),
+        script=script,
+        script_hash=script_hash,
+    )

@@ -1,0 +1,171 @@
+"""Markdown reports: one per document (<name>.md) and the run summary (summary.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..records import DocumentResult, Status
+from .tables import (
+    DOC_SEVERITY,
+    STATUS_ZH,
+    VERDICT_KEYS,
+    VERDICT_ZH,
+    ClaimView,
+    DocRow,
+    claim_views,
+    run_info_items,
+)
+
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~])")
+# "_" between two letters or digits (set_device, 显存_容量) cannot start emphasis: leave it readable.
+_MD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def md_text(s: str | None) -> str:
+    """Article text made inert in Markdown: one line, no emphasis, links, tables or raw HTML."""
+    if not s:
+        return ""
+    s = _MD_SPECIAL.sub(r"\\\1", re.sub(r"\s*[\r\n]+\s*", " ", s))
+    return _MD_UNDERSCORE.sub(r"\\_", s)
+
+
+def md_code(s: str) -> str:
+    """A code span that survives backticks inside ``s``."""
+    s = re.sub(r"[\r\n]+", " ", s)
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", s)), default=0) + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def md_source(v: ClaimView) -> str:
+    c = v.check
+    if c is None or not (c.source or c.source_title):
+        return "—"
+    title = md_text(c.source_title or c.source)
+    if v.href:
+        url = "".join(f"%{ord(ch):02X}" if ch in "()<>" else ch for ch in v.href)
+        return f"[{title}]({url})"
+    # Not a web link (javascript:, a file path...): shown as inert text, never as a link.
+    return f"{title}（{md_text(c.source)}）" if c.source and c.source_title else title
+
+
+def _counts_line(counts: Mapping[str, int]) -> str:
+    return " · ".join(f"{VERDICT_ZH[k]} {counts.get(k, 0)}" for k in VERDICT_KEYS)
+
+
+def _review_line(v: ClaimView) -> str | None:
+    r = v.review
+    if r is None:
+        return None
+    who = "，".join(md_text(x) for x in (r.editor, r.decided_at) if x)
+    line = f"审核：{r.label}" + (f"（{who}）" if who else "")
+    return line + (f"：{md_text(r.note)}" if r.note else "")
+
+
+def _flag_item(n: int, v: ClaimView) -> list[str]:
+    c = v.check
+    code = v.claim.attribute == "code"
+    lines = [f"### {n}. {_quote(v)} — {v.verdict_zh}", ""]
+    lines.append(f"- 位置：第 {v.line} 行 · 「{md_text(v.claim.sentence)}」")
+    lines.append(f"- 属性：{md_text(v.attribute_zh)}")
+    if v.claim.subject:
+        lines.append(f"- 对象：{md_text(v.claim.subject)}")
+    lines.append(f"- 原文：{md_code(v.claim.text) if code else md_text(v.stated)}")
+    expected = (md_code(c.expected) if code else md_text(c.expected)) if c and c.expected else "—"
+    lines.append(f"- 正确值：{expected}")
+    lines.append(f"- 说明：{md_text(c.explanation) if c and c.explanation else '—'}")
+    lines.append(f"- 来源：{md_source(v)}")
+    review = _review_line(v)
+    if review:
+        lines.append(f"- {review}")
+    return [*lines, ""]
+
+
+def _quote(v: ClaimView) -> str:
+    return md_code(v.claim.text) if v.claim.attribute == "code" else f"「{md_text(v.claim.text)}」"
+
+
+def document_markdown(result: DocumentResult, text: str) -> str:
+    """The editor's report for one document."""
+    views = claim_views(result.claims, text)
+    out = [f"# 核查报告：{md_text(result.title or result.doc_id)}", ""]
+    out.append(f"- 文档：{md_code(result.doc_id)}")
+    out.append(f"- 路径：{md_code(result.path)}")
+    out.append(f"- 结论：**{result.document_verdict()}**")
+    if result.status is not Status.OK:
+        status = STATUS_ZH.get(result.status.value, result.status.value)
+        out.append(f"- 状态：{status}" + (f"：{md_text(result.message)}" if result.message else ""))
+        return "\n".join([*out, "", "本文未完成核查，没有核查结果。", ""])
+    flagged = [v for v in views if v.is_flag]
+    open_n = sum(1 for v in flagged if v.is_open)
+    out.append(f"- 统计：{_counts_line(result.counts())}")
+    out.append(f"- 共 {len(views)} 条论断，需修改 {len(flagged)} 条，其中待处理 {open_n} 条")
+    out += ["", f"## 需要修改（{len(flagged)}）", ""]
+    if not flagged:
+        out += ["没有需要修改的地方。", ""]
+    for n, v in enumerate(flagged, 1):
+        out += _flag_item(n, v)
+
+    supported = [v for v in views if v.verdict == "supported"]
+    out += [f"## 已核实（{len(supported)}）", ""]
+    if supported:
+        out += ["| 行 | 原文 | 属性 | 数值 | 来源 |", "|---:|---|---|---|---|"]
+        for v in supported:
+            quote = _quote(v).replace("|", "\\|") if v.claim.attribute == "code" else _quote(v)
+            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated), md_source(v)]
+            out.append("| " + " | ".join(cells) + " |")
+    else:
+        out.append("无。")
+
+    unsure = [v for v in views if v.verdict in ("unverifiable", "unchecked")]
+    out += ["", f"## 无法核实（{len(unsure)}）", ""]
+    out += [f"- 第 {v.line} 行 {_quote(v)}（{md_text(v.attribute_zh)}"
+            + ("，未检查" if v.verdict == "unchecked" else "") + "）"
+            + (f"：{md_text(v.check.explanation)}" if v.check and v.check.explanation else "")
+            for v in unsure] or ["无。"]
+
+    code = [v for v in views if v.claim.attribute == "code"]
+    if code:
+        out += ["", f"## 代码问题（{sum(1 for v in code if v.verdict == 'code_issue')}）", ""]
+        for v in code:
+            c = v.check
+            line = f"- 第 {v.line} 行 {md_code(v.claim.text)} — {v.verdict_zh}"
+            if c and c.explanation:
+                line += f"：{md_text(c.explanation)}"
+            if c and c.expected:
+                line += f"（正确写法：{md_code(c.expected)}）"
+            out.append(line)
+    return "\n".join([*out, ""])
+
+
+def _doc_cell(row: DocRow) -> str:
+    r = row.result
+    name = md_text(r.title or r.doc_id)
+    link = f"[{name}]({row.md_name})" if row.md_name else name
+    return f"{link}<br>{md_code(r.doc_id)}" if r.title else link
+
+
+def summary_markdown(
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+) -> str:
+    """summary.md: the run at a glance, worst documents first."""
+    out = ["# 核查汇总", ""]
+    out += [f"- {md_text(k)}：{md_text(v)}" for k, v in run_info_items(run_info)]
+    verdict_cols = " | ".join(VERDICT_ZH[k] for k in VERDICT_KEYS)
+    out += ["", f"| # | 文档 | 结论 | 待处理 | 需修改 | {verdict_cols} | 状态 |",
+            "|---:|---|---|---:|---:|" + "---:|" * len(VERDICT_KEYS) + "---|"]
+    for n, row in enumerate(rows, 1):
+        status = row.status_zh + (f"：{md_text(row.result.message)}" if row.result.message else "")
+        counts = " | ".join(str(row.counts.get(k, 0)) for k in VERDICT_KEYS)
+        out.append(f"| {n} | {_doc_cell(row)} | {row.verdict} | {row.open_flags} | {row.flags} | "
+                   f"{counts} | {status} |")
+    status_line = " · ".join(f"{STATUS_ZH[k]} {v}" for k, v in totals["status"].items())
+    verdict_line = " · ".join(f"{k} {totals['doc_verdicts'].get(k, 0)}" for k in DOC_SEVERITY)
+    out += ["", "## 合计", "",
+            f"- 文档：{totals['documents']} 篇（{status_line}）",
+            f"- 结论：{verdict_line}",
+            f"- 论断：{_counts_line(totals['claims'])}",
+            f"- 需修改：{totals['flags']} 处，其中待处理 {totals['open_flags']} 处", ""]
+    return "\n".join(out)

@@ -1,0 +1,307 @@
+"""The report's tables: Chinese labels, one view row per claim and per document, and claims.csv."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pandas as pd
+
+from ..atomic import atomic_write_text
+from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from .paths import safe_name
+
+# fmt: off
+VERDICT_ZH: dict[str, str] = {
+    "supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴",
+    "unverifiable": "无法核实", "code_issue": "代码问题", "unchecked": "未检查",
+}
+# Which verdict wins where highlighted spans overlap; also the order of legends.
+SEVERITY: dict[str, int] = {
+    "misattributed": 5, "contradicted": 4, "code_issue": 3, "unverifiable": 2, "supported": 1, "unchecked": 0,
+}
+ATTRIBUTE_ZH: dict[str, str] = {
+    "memory_size": "显存容量", "memory_bandwidth": "显存带宽", "memory_type": "显存类型",
+    "memory_bus_width": "显存位宽", "effective_bandwidth": "等效带宽", "cuda_cores": "CUDA核心数",
+    "tensor_cores": "Tensor Core数", "stream_processors": "流处理器数", "architecture": "架构",
+    "gpu_chip": "GPU芯片", "vendor": "厂商", "manufacturer": "厂商", "tdp": "功耗",
+    "interconnect_bandwidth": "互联带宽", "cache_size": "缓存", "launch_year": "发布年份",
+    "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
+    "aggregate": "多卡合计", "precision": "精度",
+    "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
+    "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
+}
+QUALIFIER_ZH: dict[Qualifier, str] = {
+    Qualifier.EXACT: "", Qualifier.UP_TO: "最高", Qualifier.APPROX: "约",
+    Qualifier.AT_LEAST: "至少", Qualifier.AT_MOST: "至多", Qualifier.RANGE: "",
+}
+REVIEW_ZH: dict[str, str] = {
+    "accepted": "已确认", "dismissed": "已驳回", "corrected": "已修正", "open": "待处理",
+}
+STATUS_ZH: dict[str, str] = {"ok": "已检查", "skipped": "已跳过", "error": "出错"}
+DOC_SEVERITY: dict[str, int] = {"严重错误": 3, "需修正": 2, "未检查": 1, "可信": 0}
+CLOSED_REVIEWS = frozenset({"dismissed", "corrected"})
+# fmt: on
+VERDICT_KEYS: tuple[str, ...] = tuple(v.value for v in Verdict)
+
+
+def format_number(v: Any) -> str:
+    """24.0 -> "24", 1.5 -> "1.5"; anything else as str."""
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def format_value(value: Any) -> str:
+    """A claim value for people: lists as "low–high", None as "—"."""
+    if value is None:
+        return "—"
+    if isinstance(value, (list, tuple)):
+        return "–".join(format_number(x) for x in value)
+    return format_number(value)
+
+
+def safe_href(url: str | None) -> str | None:
+    """``url`` if it is an absolute http(s) URL without spaces or control characters, else None."""
+    if not url:
+        return None
+    url = url.strip()
+    if re.search(r"[\s\x00-\x1f\x7f]", url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    return url if parts.scheme.lower() in ("http", "https") and parts.netloc else None
+
+
+def line_of(text: str, offset: int) -> int:
+    """1-based line number of ``offset`` in ``text``."""
+    return text.count("\n", 0, max(0, min(offset, len(text)))) + 1
+
+
+@dataclass(frozen=True)
+class Review:
+    """An editor's decision on a claim, read from ``claim.extra["review"]``."""
+
+    status: str
+    label: str
+    editor: str | None = None
+    note: str | None = None
+    decided_at: str | None = None
+
+
+def review_of(claim: Claim) -> Review | None:
+    raw = claim.extra.get("review") if isinstance(claim.extra, Mapping) else None
+    if not isinstance(raw, Mapping):
+        return None
+    status = str(raw.get("status") or "open")
+
+    def opt(key: str) -> str | None:
+        value = raw.get(key)
+        return None if value in (None, "") else str(value)
+
+    return Review(status, REVIEW_ZH.get(status, status), opt("editor"), opt("note"), opt("decided_at"))
+
+
+def is_open_flag(claim: Claim) -> bool:
+    """A flagged claim no editor has dismissed or corrected yet."""
+    if claim.verdict is None or not claim.verdict.is_flag:
+        return False
+    review = review_of(claim)
+    return review is None or review.status not in CLOSED_REVIEWS
+
+
+def stated_value(claim: Claim) -> str:
+    """What the article says, e.g. "最高 8 × 80 GB（NVLink）"."""
+    parts = [QUALIFIER_ZH.get(claim.qualifier, "")]
+    if claim.multiplier != 1:
+        parts.append(f"{claim.multiplier} × ")
+    parts.append(format_value(claim.value))
+    if claim.unit and claim.value is not None:
+        parts.append(f" {claim.unit}")
+    notes = [n for n in (claim.detail, claim.variant) if n]
+    if notes:
+        parts.append("（" + "，".join(notes) + "）")
+    prefix = parts[0] + " " if parts[0] else ""
+    return prefix + "".join(parts[1:])
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """One claim as both renderers show it. ``key`` is unique in the document and safe as an HTML id."""
+
+    key: str
+    claim: Claim
+    verdict: str
+    line: int
+    review: Review | None
+    href: str | None
+
+    @property
+    def verdict_zh(self) -> str:
+        return VERDICT_ZH[self.verdict]
+
+    @property
+    def attribute_zh(self) -> str:
+        return ATTRIBUTE_ZH.get(self.claim.attribute, self.claim.attribute)
+
+    @property
+    def stated(self) -> str:
+        return stated_value(self.claim)
+
+    @property
+    def is_flag(self) -> bool:
+        return self.claim.verdict is not None and self.claim.verdict.is_flag
+
+    @property
+    def is_open(self) -> bool:
+        return is_open_flag(self.claim)
+
+    @property
+    def check(self) -> Check | None:
+        return self.claim.check
+
+
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
+
+
+def claim_views(claims: Iterable[Claim], text: str) -> list[ClaimView]:
+    """Views in document order (start, end, then input order)."""
+    ordered = sorted(enumerate(claims), key=lambda p: (p[1].start, p[1].end, p[0]))
+    seen: set[str] = set()
+    views: list[ClaimView] = []
+    for i, (_, c) in enumerate(ordered):
+        key = c.claim_id if _KEY.fullmatch(c.claim_id) and c.claim_id not in seen else f"_{i}"
+        seen.add(key)
+        verdict = c.verdict.value if c.verdict is not None else "unchecked"
+        href = safe_href(c.check.source) if c.check else None
+        views.append(ClaimView(key, c, verdict, line_of(text, c.start), review_of(c), href))
+    return views
+
+
+@dataclass(frozen=True)
+class DocRow:
+    """One line of index.html and summary.md."""
+
+    result: DocumentResult
+    verdict: str
+    counts: dict[str, int]
+    flags: int
+    open_flags: int
+    review_state: str  # none (nothing flagged) | open | done
+    status_zh: str
+    md_name: str | None
+    html_name: str | None
+
+    @property
+    def severity(self) -> int:
+        return DOC_SEVERITY.get(self.verdict, 1)
+
+
+def doc_rows(results: Sequence[DocumentResult], out_dir: Path) -> list[DocRow]:
+    """Worst first: document verdict, then open flags, then doc_id."""
+    rows: list[DocRow] = []
+    for r in results:
+        stem = safe_name(r.doc_id)
+        open_flags = sum(1 for c in r.claims if is_open_flag(c))
+        state = "none" if not r.flags else ("open" if open_flags else "done")
+        md, html = f"{stem}.md", f"{stem}.html"
+        rows.append(DocRow(
+            r, r.document_verdict(), r.counts(), r.flags, open_flags, state,
+            STATUS_ZH.get(r.status.value, r.status.value),
+            md if (out_dir / md).exists() else None,
+            html if (out_dir / html).exists() else None,
+        ))
+    rows.sort(key=lambda row: (-row.severity, -row.open_flags, row.result.doc_id))
+    return rows
+
+
+def totals(rows: Sequence[DocRow]) -> dict[str, Any]:
+    """Run-wide sums for the top of index.html and the foot of summary.md."""
+    by_verdict = {k: sum(r.counts.get(k, 0) for r in rows) for k in VERDICT_KEYS}
+    by_doc: dict[str, int] = {k: 0 for k in DOC_SEVERITY}
+    for r in rows:
+        by_doc[r.verdict] = by_doc.get(r.verdict, 0) + 1
+    return {
+        "documents": len(rows),
+        "status": {s.value: sum(1 for r in rows if r.result.status is s) for s in Status},
+        "doc_verdicts": by_doc,
+        "claims": by_verdict,
+        "flags": sum(r.flags for r in rows),
+        "open_flags": sum(r.open_flags for r in rows),
+    }
+
+
+# ---- claims.csv ---------------------------------------------------------------------------------
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+            return "–".join(format_number(x) for x in value)
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Mapping):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value  # keep spreadsheets from running article text as a formula
+    return value
+
+
+def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
+    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, contract columns first.
+
+    Raises:
+        ValueError: a line of ``claims_jsonl`` is not a JSON object (the message names the line).
+    """
+    records: list[dict[str, Any]] = []
+    with open(claims_jsonl, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{claims_jsonl}:{n} is not valid JSON ({exc.msg}); "
+                                 "rerun the check to rewrite claims.jsonl") from exc
+            if not isinstance(obj, dict):
+                raise ValueError(f"{claims_jsonl}:{n} is not a JSON object; rerun the check")
+            records.append({k: _cell(v) for k, v in obj.items()})
+    extra: list[str] = []
+    for rec in records:
+        extra.extend(k for k in rec if k not in CONTRACT_FIELDS and k not in extra)
+    frame = pd.DataFrame(records, columns=[*CONTRACT_FIELDS, *extra], dtype=object)
+    atomic_write_text(Path(csv_path), frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8-sig")
+
+
+# ---- run info -----------------------------------------------------------------------------------
+
+RUN_INFO_ZH: dict[str, str] = {
+    "started": "开始时间", "finished": "结束时间", "reference_version": "参考数据版本",
+    "counts": "统计", "corpus": "语料目录", "version": "程序版本", "documents": "文档数",
+}
+
+
+def _info_value(value: Any) -> str:
+    if isinstance(value, Mapping):
+        labels = {**STATUS_ZH, **VERDICT_ZH}
+        return "，".join(f"{labels.get(str(k), k)} {_info_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "，".join(_info_value(v) for v in value)
+    return format_number(value)
+
+
+def run_info_items(run_info: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) pairs: known keys in Chinese, others as given."""
+    return [(RUN_INFO_ZH.get(k, str(k)), _info_value(v)) for k, v in run_info.items()]
