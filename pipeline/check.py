@@ -1,0 +1,312 @@
+"""Claim x reference -> verdict, with the expected value, a Chinese explanation an editor can paste, and the source."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from .config import Tolerance
+from .normalize import normalize_key
+from .records import Check, Claim, Qualifier, Verdict
+from .reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
+
+ATTRIBUTE_ZH: dict[str, str] = {
+    "cuda_cores": "CUDA核心数", "stream_processors": "流处理器数", "tensor_cores": "Tensor Core数",
+    "memory_size": "显存容量", "memory_type": "显存类型", "memory_bandwidth": "显存带宽",
+    "effective_bandwidth": "有效带宽", "memory_bus_width": "显存位宽", "cache_size": "缓存容量", "tdp": "功耗",
+    "interconnect_bandwidth": "互联带宽", "architecture": "架构", "gpu_chip": "GPU芯片", "manufacturer": "厂商",
+    "launch_year": "发布年份", "mig_instances": "MIG实例数", "interface": "接口", "code": "代码",
+    "concept": "概念",
+}
+# numbers that identify a card well enough to say "this is card Y's figure"
+_DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
+                          "interconnect_bandwidth", "gpu_chip"})
+_RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth", "fp32", "fp16",
+                              "bf16", "tf32", "fp64", "fp8", "int8"})
+
+
+@dataclass
+class CheckContext:
+    """What the checker knows about the article: the products it names."""
+
+    named: set[str] = field(default_factory=set)
+
+
+def fmt(value: float | str | None) -> str:
+    if isinstance(value, float):
+        return f"{value:g}" if value < 1e6 else f"{value:.0f}"
+    return str(value)
+
+
+def _unit(unit: str | None) -> str:
+    return f" {unit}" if unit else ""
+
+
+def _stated(claim: Claim) -> str:
+    return claim.text.strip()
+
+
+def _variant_match(rows: list[SpecRow], hint: str | None) -> list[SpecRow]:
+    """Rows of the variant the article names (SXM, 80GB, PCIe); all rows when the hint selects none."""
+    if not hint:
+        return rows
+    tokens = [normalize_key(t) for t in re.findall(r"SXM\d?|PCIe|NVL|OAM|\d+\s*G", hint, re.I)]
+    tokens = [t if not t.endswith("g") else t + "b" for t in tokens]
+    if not tokens:
+        return rows
+    picked = [r for r in rows if r.variant == "base" or all(t in normalize_key(r.variant) for t in tokens)]
+    specific = [r for r in picked if r.variant != "base"]
+    if specific:
+        return picked
+    # hint tokens may match only some: prefer rows matching any token
+    partial = [r for r in rows if any(t in normalize_key(r.variant) for t in tokens)]
+    return partial or rows
+
+
+def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
+    rows: list[SpecRow] = []
+    for pid in ref.members(claim.subject or ""):
+        rows += ref.rows(pid, claim.attribute)
+    if claim.attribute == "interconnect_bandwidth":
+        rows = [r for r in rows if r.scope.lower() == (claim.detail or "NVLink").lower()] or []
+    elif claim.attribute == "cache_size" and claim.detail:
+        rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
+    elif claim.attribute in _RATE_ATTRIBUTES and claim.attribute not in ("memory_bandwidth", "effective_bandwidth",
+                                                                        "interconnect_bandwidth"):
+        rows = [r for r in rows if r.scope in ("", "dense")]
+    if claim.subject in ref.series:
+        return rows
+    return _variant_match(rows, claim.variant)
+
+
+def _close(a: float, b: float, rel: float) -> bool:
+    return abs(a - b) <= rel * max(abs(b), 1e-9) + 1e-9
+
+
+def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance) -> bool:
+    """Does the stated number (with its hedge) fit any of the reference values?
+
+    Counts and sizes must match. Rates may be rounded as written: '2TB/s' fits 2039 GB/s, '912 GB/s' does not fit
+    936 GB/s: the slack is one step of the last written digit, at most ``tol.exact_rate`` of the value.
+    """
+    q, v = claim.qualifier, claim.value
+    resolution = float(claim.extra.get("resolution") or 0.0)
+
+    def close(a: float, b: float, rel: float | None = None) -> bool:
+        if rel is not None:
+            return _close(a, b, rel)
+        if claim.attribute in _RATE_ATTRIBUTES:
+            slack = min(resolution, tol.exact_rate * b) if resolution else tol.exact_rate * b
+            return abs(a - b) <= slack + 0.005 * b + 1e-9
+        return _close(a, b, tol.exact)
+
+    if isinstance(v, list):
+        lo, hi = v
+        ends = all(any(close(e, x) for x in values) for e in (lo, hi))
+        return ends or all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values)
+    if not isinstance(v, (int, float)):
+        return False
+    stated = float(v)
+    if q is Qualifier.EXACT:
+        return any(close(stated, x) for x in values)
+    if q is Qualifier.APPROX:
+        return any(close(stated, x, tol.approx) for x in values)
+    if q is Qualifier.UP_TO:
+        return close(stated, max(values)) or any(close(stated, x) for x in values)
+    if q is Qualifier.AT_LEAST:
+        return any(x >= stated for x in values)
+    if q is Qualifier.AT_MOST:
+        return any(x <= stated for x in values)
+    return False
+
+
+def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
+    """'732 GB/s（16GB PCIe 版）；549 GB/s（12GB PCIe 版）', or 'HBM2' when every variant agrees."""
+    by_value: dict[str, list[str]] = {}
+    for r in rows:
+        value = r.value * multiplier if isinstance(r.value, float) else r.value
+        key = f"{fmt(value)}{_unit(r.unit)}"
+        by_value.setdefault(key, [])
+        label = r.variant if r.variant != "base" else (r.scope if r.scope not in ("", "dense") else "")
+        if label and label not in by_value[key]:
+            by_value[key].append(label)
+    if len(by_value) == 1:
+        return next(iter(by_value))
+    return "；".join(f"{k}（{'/'.join(v)} 版）" if v else k for k, v in by_value.items())
+
+
+def _text_fits(claim: Claim, rows: list[SpecRow]) -> list[SpecRow]:
+    stated = normalize_key(str(claim.value))
+    out = []
+    for r in rows:
+        have = normalize_key(str(r.value))
+        if claim.attribute == "memory_type":
+            ok = have == stated or (stated == "hbm" and have.startswith("hbm"))
+        elif claim.attribute == "gpu_chip":
+            parts = {normalize_key(p) for p in re.split(r"[|/,，(（)）\s]+|x", str(r.value)) if p}
+            ok = stated == have or stated in parts or all(
+                normalize_key(p) in parts or normalize_key(p) in have for p in re.split(r"[|/]", str(claim.value)))
+        else:
+            ok = have == stated or have.startswith(stated) or stated.startswith(have)
+        if ok:
+            out.append(r)
+    return out
+
+
+def _named_elsewhere(ref: Reference, claim: Claim, ctx: CheckContext, tol: Tolerance) -> tuple[str, SpecRow] | None:
+    """Another product the article names whose figure the stated value is."""
+    own = set(ref.members(claim.subject or ""))
+    for pid in sorted(ctx.named - own):
+        rows = ref.rows(pid, claim.attribute)
+        if claim.attribute == "interconnect_bandwidth":
+            rows = [r for r in rows if r.scope.lower() == "nvlink"]
+        if not rows:
+            continue
+        if claim.attribute in NUMERIC_ATTRIBUTES:
+            per_card = replace(claim, value=_per_card(claim))
+            hit = [r for r in rows if numeric_fits(replace(per_card, qualifier=Qualifier.EXACT), [float(r.value)],
+                                                    tol)]
+        else:
+            hit = _text_fits(claim, rows)
+        if hit:
+            return pid, hit[0]
+    return None
+
+
+def _per_card(claim: Claim) -> float | list[float] | str | int | None:
+    v = claim.value
+    if claim.multiplier <= 1:
+        return v
+    if isinstance(v, list):
+        return [x / claim.multiplier for x in v]
+    return v / claim.multiplier if isinstance(v, (int, float)) else v
+
+
+def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
+                tol: Tolerance | None = None) -> Check:
+    ctx = ctx or CheckContext()
+    tol = tol or Tolerance()
+    if claim.attribute == "manufacturer":
+        return _check_manufacturer(claim, ref)
+    if claim.attribute == "interconnect_bandwidth" and claim.subject in ref.links:
+        return _check_link(claim, ref, tol)
+    name = ref.name(claim.subject or "")
+    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    rows = candidate_rows(ref, claim)
+    if not rows:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的{attr_zh}数据，无法核实。")
+    numeric = claim.attribute in NUMERIC_ATTRIBUTES
+    if numeric:
+        values = [float(r.value) * claim.multiplier for r in rows]
+        fits = numeric_fits(claim, values, tol)
+        matched = [r for r in rows if numeric_fits(claim, [float(r.value) * claim.multiplier], tol)] or rows
+    else:
+        matched = _text_fits(claim, rows)
+        fits = bool(matched)
+        matched = matched or rows
+    expected = expected_text(rows if not fits else matched, claim.multiplier)
+    first = matched[0]
+    if fits:
+        how = f"（{claim.multiplier}张合计）" if claim.multiplier > 1 else ""
+        return Check(Verdict.SUPPORTED, f"{name}的{attr_zh}{how}为{expected}，与文中所述相符。", expected,
+                     first.source_url, first.source_title)
+    if claim.attribute == "tensor_cores" and claim.qualifier is Qualifier.AT_LEAST and claim.value == 1:
+        return Check(Verdict.CONTRADICTED, f"{name}没有 Tensor Core（{ref.products.get(claim.subject or '') and ref.products[claim.subject].architecture} 架构不具备），文中“{_stated(claim)}”不正确。",  # noqa: E501
+                     "0（无 Tensor Core）", first.source_url, first.source_title)
+    elsewhere = _named_elsewhere(ref, claim, ctx, tol) if (
+        claim.attribute in _DISTINCTIVE or claim.extra.get("via") == "substitution") else None
+    if elsewhere is not None:
+        other, row = elsewhere
+        return Check(Verdict.MISATTRIBUTED,
+                     f"文中给{name}的{attr_zh}“{_stated(claim)}”其实是{ref.name(other)}的参数；{name}应为{expected}。",
+                     expected, first.source_url, first.source_title)
+    return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
+                 first.source_url, first.source_title)
+
+
+def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, attr_zh: str, expected: str,
+               tol: Tolerance) -> str:
+    stated = _stated(claim)
+    reason = ""
+    if claim.extra.get("bits") and isinstance(claim.value, (int, float)):
+        as_bytes = replace(claim, value=float(claim.value) * 8)
+        if numeric_fits(as_bytes, [float(r.value) * claim.multiplier for r in rows], tol):
+            reason = "疑似把 GB/s（字节）写成了 Gb/s（比特），两者相差 8 倍"
+    if not reason and claim.multiplier > 1 and isinstance(claim.value, (int, float)):
+        per = float(claim.value) / claim.multiplier
+        reason = (f"按每卡 {expected_text(rows)} × {claim.multiplier} 计算才对，文中合计相当于每卡 "
+                  f"{fmt(per)}{_unit(claim.unit)}")
+        expected = f"{expected}（{claim.multiplier}张合计）"
+    if not reason and claim.attribute == "memory_bandwidth":
+        eff = [r for pid in ref.members(claim.subject or "") for r in ref.rows(pid, "effective_bandwidth")]
+        if eff and numeric_fits(replace(claim, attribute="effective_bandwidth"), [float(r.value) for r in eff], tol):
+            reason = f"{fmt(claim.value)} GB/s 是厂商宣称的借助 Infinity Cache 的“有效带宽”，不是显存原始带宽"
+    if not reason and claim.attribute in NUMERIC_ATTRIBUTES and claim.subject in ref.products:
+        others = [r for r in ref.rows(claim.subject, claim.attribute)
+                  if numeric_fits(replace(claim, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
+        if others:
+            reason = f"{stated}是{others[0].variant}版的数值，与文中所指版本不符"
+    if claim.qualifier is Qualifier.AT_LEAST:
+        reason = reason or "实际数值并未超过文中所说"
+    if claim.qualifier is Qualifier.AT_MOST:
+        reason = reason or "实际数值并不低于文中所说"
+    tail = f"（{reason}）" if reason else ""
+    return f"{name}的{attr_zh}应为{expected}，文中“{stated}”不正确{tail}。"
+
+
+def _check_manufacturer(claim: Claim, ref: Reference) -> Check:
+    subject = claim.subject or ""
+    makers = [m for m in str(claim.value).split("|") if m]
+    owner = ref.vendor_of(subject)
+    name = ref.name(subject)
+    if owner is None or owner not in ref.vendors:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的归属信息，无法核实。")
+    v = ref.vendors[owner]
+    source, title = v.source_url, v.source_title
+    if subject in ref.terms and ref.terms[subject].source_url:
+        source, title = ref.terms[subject].source_url, ref.terms[subject].source_title
+    elif subject in ref.series and ref.series[subject].source_url:
+        source, title = ref.series[subject].source_url, ref.series[subject].source_title
+    wrong = [m for m in makers if m != owner]
+    if not wrong:
+        return Check(Verdict.SUPPORTED, f"{name}由{v.name}推出，与文中所述相符。", v.name, source, title)
+    names = "、".join(ref.vendors[m].name if m in ref.vendors else m for m in wrong)
+    extra = ""
+    if any(m in ref.vendors and not ref.vendors[m].makes_gpus for m in wrong):
+        extra = "“Tesla/特斯拉”是英伟达数据中心产品线的品牌名，与特斯拉汽车公司无关" if "tesla" in "".join(wrong) else \
+            f"{names}并不生产GPU"
+    what = "技术" if subject in ref.terms else "产品"
+    tail = f"（{extra}）" if extra else ""
+    return Check(Verdict.CONTRADICTED, f"{name}是{v.name}的{what}，文中归于{names}不正确{tail}。", v.name, source, title)
+
+
+def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
+    link = ref.links[claim.subject or ""]
+    options: list[tuple[str, float]] = []
+    if link.per_direction and claim.detail != "双向":
+        options.append(("单向", link.per_direction))
+    if link.bidirectional and claim.detail != "单向":
+        options.append(("双向", link.bidirectional))
+    if not options:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{link.name}的带宽数据，无法核实。")
+    # the usual marketing figures round up (PCIe 4.0 x16: 32/64 GB/s for 31.5/63)
+    loose = Tolerance(tol.exact, max(tol.exact_rate, 0.05), max(tol.approx, 0.1))
+    expected = "；".join(f"{d}约 {fmt(v)} GB/s" for d, v in options)
+    fits = numeric_fits(claim, [v for _d, v in options], loose)
+    if fits:
+        return Check(Verdict.SUPPORTED, f"{link.name}的带宽为{expected}，与文中所述相符。", expected,
+                     link.source_url, link.source_title)
+    reason = ""
+    if claim.extra.get("bits") and isinstance(claim.value, (int, float)) and numeric_fits(
+            replace(claim, value=float(claim.value) * 8), [v for _d, v in options], loose):
+        reason = "（疑似把 GB/s（字节）写成了 Gb/s（比特），两者相差 8 倍）"
+    elif claim.detail == "单向" and link.bidirectional and numeric_fits(claim, [link.bidirectional], loose):
+        reason = "（文中数值是双向合计带宽，单向只有一半）"
+    return Check(Verdict.CONTRADICTED, f"{link.name}的带宽应为{expected}，文中“{_stated(claim)}”不正确{reason}。",
+                 expected, link.source_url, link.source_title)
+
+
+def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | None = None,
+                 tol: Tolerance | None = None) -> list[Claim]:
+    return [replace(c, check=check_claim(c, ref, ctx, tol)) for c in claims]

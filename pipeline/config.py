@@ -1,0 +1,34 @@
+"""Every default in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PROJECT_DIR = PACKAGE_DIR.parent
+DEFAULT_REFERENCE_DIR = PROJECT_DIR / "reference"
+
+ARTICLE_SUFFIXES: tuple[str, ...] = (".txt", ".md", ".markdown", ".html", ".htm")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Relative tolerances used when comparing a stated number with the reference."""
+
+    exact: float = 0.0  # counts and sizes must match
+    exact_rate: float = 0.035  # bandwidths, throughput: marketing rounding (2TB/s vs 2039 GB/s)
+    approx: float = 0.10  # 约 / 左右 / 近
+
+
+@dataclass(frozen=True)
+class Config:
+    reference_dir: Path = DEFAULT_REFERENCE_DIR
+    out_dir: Path = Path("reports")
+    max_bytes: int = 20 * 1024 * 1024  # larger files are reported and skipped
+    max_seconds: float = 60.0  # per-document time budget for extraction
+    max_sentence_chars: int = 2000  # longer "sentences" are cut into windows of this size
+    workers: int = 1
+    write_segments: bool = False
+    author: str = "gpu-factcheck"
+    tolerance: Tolerance = field(default_factory=Tolerance)

@@ -1,0 +1,378 @@
+"""Sentences -> claims: every checkable hardware statement with its subject, attribute, value and span."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..records import BlockKind, Claim, Document, Mention, Qualifier, Sentence
+from ..reference import Reference
+from ..segment import Segmented
+from . import cues
+from .quantities import Quantity, find_quantities
+from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, resolve, update_topic
+from .tables import table_claims
+
+_FORM_HINT = re.compile(r"SXM\d?|PCIe|NVL(?![A-Za-z])|OAM", re.I)
+_SIZE_HINT = re.compile(r"(\d{1,3})\s*GB?\s*(?:版本|版|型号|款)", re.I)
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A claim before it has an id, a sentence record or a verdict; offsets are sentence-local."""
+
+    start: int
+    end: int
+    subject: Subject
+    attribute: str
+    value: float | int | str | list[float] | None
+    unit: str | None
+    qualifier: Qualifier = Qualifier.EXACT
+    multiplier: int = 1
+    detail: str | None = None
+    variant: str | None = None
+    bits: bool = False
+    resolution: float = 0.0
+
+
+def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
+    """All claims of a document, in text order (prose sentences and table cells)."""
+    state = DocState()
+    claims: list[Claim] = []
+    for sent in seg.sentences:
+        text = seg.norm[sent.start:sent.end]
+        mentions = [_local(m, sent.start) for m in seg.mentions if sent.start <= m.start and m.end <= sent.end]
+        if sent.kind is BlockKind.HEADING:
+            state.pending_multiplier = None
+        for d in sentence_drafts(text, mentions, state, ref):
+            claims.extend(_finish(doc, sent, d))
+        update_topic(text, mentions, state, ref)
+        _update_pending(text, mentions, state)
+    index = len(seg.sentences)
+    for table in doc.tables:
+        for row_sentence, drafts in table_claims(doc, seg, table, ref, state):
+            sent = Sentence(index, row_sentence[0], row_sentence[1], doc.text[row_sentence[0]:row_sentence[1]],
+                            BlockKind.TABLE)
+            index += 1
+            for d in drafts:
+                claims.extend(_finish(doc, sent, d))
+    claims.sort(key=lambda c: (c.start, c.end, c.attribute))
+    return claims
+
+
+def _local(m: Mention, by: int) -> Mention:
+    return Mention(m.start - by, m.end - by, m.text, m.kind, m.ref, m.variant)
+
+
+def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
+    start, end = sent.start + d.start, sent.start + d.end
+    yield Claim(
+        doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,
+        sentence_index=sent.index, subject=d.subject.ref, subject_mention=d.subject.text,
+        attribute=d.attribute, value=d.value, unit=d.unit, qualifier=d.qualifier, multiplier=d.multiplier,
+        detail=d.detail, variant=d.variant,
+        extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution},
+    )
+
+
+def _update_pending(text: str, mentions: list[Mention], state: DocState) -> None:
+    """'把8张卡加起来:' announces a list of totals over 8 cards."""
+    m = cues.BARE_MULTIPLIER.search(text)
+    if m and (text.rstrip().endswith(":") or cues.AGGREGATE.search(text)) and not any(
+            mm.kind in SUBJECT_KINDS and mm.start <= m.end() + 1 and mm.start >= m.start() for mm in mentions):
+        from .quantities import parse_number
+
+        n = parse_number(m.group("n") or m.group("m"))
+        if n and 1 < n <= 1024:
+            state.pending_multiplier = int(n)
+
+
+def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """Claims in one sentence (normalised text, sentence-local mentions)."""
+    drafts: list[Draft] = []
+    drafts += _chip_substitution_drafts(text, mentions, state, ref)
+    drafts += _quantity_drafts(text, mentions, state, ref)
+    drafts += _mention_drafts(text, mentions, state, ref)
+    drafts += _manufacturer_drafts(text, mentions, state, ref)
+    drafts += _tensor_presence_drafts(text, mentions, state)
+    return drafts
+
+
+# ---------------------------------------------------------------- numbers
+
+def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    spans = [(m.start, m.end) for m in mentions]
+    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
+    unbound = cues.BARE_MULTIPLIER.search(text)
+    for q in find_quantities(text):
+        if any(s < q.end and q.num_start < e for s, e in spans):
+            continue
+        if _variant_of(q, mentions):
+            subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
+            if q.kind == "size":
+                out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", q.value,
+                                 "GB", Qualifier.EXACT, 1, "型号中的版本"))
+            continue
+        attribute, detail = _attribute(text, q, mentions)
+        if attribute is None or _not_a_spec(text, q):
+            continue
+        if attribute == "link_bandwidth":
+            out.extend(_link_draft(text, q, mentions, ref))
+            continue
+        subjects = resolve(text, q.start, mentions, state)
+        for subj in subjects:
+            attr = attribute
+            if attr == "cores":
+                attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
+            multiplier = _multiplier(text, q, subj, state, expression_totals, unbound)
+            value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
+            unit = q.unit
+            if attr == "cache_size":
+                value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
+                unit = "MB"
+            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year",
+                        "memory_bus_width") and not isinstance(value, list):
+                value, unit = int(value), None
+            out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
+                             _variant_hint(text, q, subj, attr), q.in_bits, q.resolution))
+    return out
+
+
+def _round(value: float | int | list[float]) -> float | int | list[float]:
+    if isinstance(value, list):
+        return [round(v, 4) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def _variant_of(q: Quantity, mentions: list[Mention]) -> bool:
+    """The GB written right after a model name (A100 80GB) picks a variant."""
+    for m in mentions:
+        if m.kind == "product" and m.variant and q.num_start >= m.end and q.start - m.end <= len(m.variant) + 1:
+            tail = re.sub(r"\s", "", m.variant).upper()
+            if re.sub(r"\s", "", f"{q.low:g}G").upper() in tail:
+                return True
+    return False
+
+
+def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | None, str | None]:
+    if q.kind in ("count", "bare"):
+        attr = cues.count_attribute(text, q)
+        return (attr, None) if attr else (None, None)
+    if q.kind == "rate":
+        attr = cues.rate_attribute(text, q)
+        return (attr, "NVLink" if attr == "interconnect_bandwidth" else None)
+    if q.kind == "size":
+        if q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20):
+            cs, ce = cues.clause_bounds(text, q.start)
+            m = cues.CACHE_CUE.search(text, cs, ce)
+            scope = "Infinity Cache" if re.search(r"Infinity", text[cs:ce], re.I) else "L2"
+            return "cache_size", (scope if m else None)
+        if cues.has_cue(cues.MEMORY_CUE, text, q, right=6) or _possessive_value(text, q, mentions):
+            return "memory_size", None
+        return None, None
+    if q.kind == "power":
+        cs, ce = cues.clause_bounds(text, q.start)
+        if cues.NOT_CARD_POWER.match(text[q.end:ce]):
+            return None, None
+        if cues.has_cue(cues.POWER_CUE, text, q) or _possessive_value(text, q, mentions):
+            return "tdp", None
+        return None, None
+    if q.kind == "year":
+        cs, ce = cues.clause_bounds(text, q.start)
+        return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) else (None, None)
+    if q.kind == "bits" and cues.has_cue(cues.BUS_CUE, text, q):
+        return "memory_bus_width", None
+    return None, None
+
+
+def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """'T4的16GB', 'RTX 3090的350W': a model's own figure."""
+    return any(m.kind in SUBJECT_KINDS and text[m.end:q.start].replace(m.variant or "", "").strip() == "的"
+               for m in mentions)
+
+
+def _not_a_spec(text: str, q: Quantity) -> bool:
+    cs, ce = cues.clause_bounds(text, q.start)
+    left = text[cs:q.start]
+    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(text[cs:ce])
+                or cues.PREVIOUS_GEN.search(left))
+
+
+def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],
+                unbound: re.Match[str] | None) -> int:
+    cs, ce = cues.clause_bounds(text, q.start)
+    if q.start in totals or q.num_start in totals:
+        return totals.get(q.start, totals.get(q.num_start, 1))
+    if re.search(r"\d+\s*[×xX*]\s*$", text[cs:q.start]):
+        return 1  # the per-card factor of "8 × 80GB"
+    if cues.PER_CARD.search(text[cs:q.start]):
+        return 1
+    if subj.multiplier > 1:
+        return subj.multiplier
+    if cues.AGGREGATE.search(text[cs:ce]):
+        if unbound is not None:
+            from .quantities import parse_number
+
+            n = parse_number(unbound.group("n") or unbound.group("m"))
+            if n and 1 < n <= 1024:
+                return int(n)
+        if state.pending_multiplier:
+            return state.pending_multiplier
+    return 1
+
+
+def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str) -> str | None:
+    """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB)."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    left = text[cs:q.start]
+    hints = [m.group(0) for m in _FORM_HINT.finditer(left)]
+    if attribute != "memory_size":
+        hints += [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(left)]
+    if not hints and subj.variant:
+        hints = [subj.variant if attribute != "memory_size" else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
+    return " ".join(h.strip() for h in hints if h.strip()) or None
+
+
+def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> list[Draft]:
+    links = [m for m in mentions if m.kind == "link" and m.end <= q.start]
+    if not links:
+        return []
+    link = links[-1]
+    if not re.search(r"PCI", ref.links[link.ref].name, re.I):
+        return []
+    prior = text[:q.start]
+    i, j = prior.rfind("单向"), prior.rfind("双向")
+    direction = None if i == j == -1 else ("单向" if i > j else "双向")
+    subj = Subject(link.ref, link.text, None, 1, "explicit", link)
+    return [Draft(q.start, q.end, subj, "interconnect_bandwidth", _round(q.low if q.qualifier is not Qualifier.RANGE
+                                                                          else [q.low, q.high]),
+                  "GB/s", q.qualifier, 1, direction, None, q.in_bits, q.resolution)]
+
+
+# ---------------------------------------------------------------- names: memory types, architectures, chips
+
+def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    memory = [m for m in mentions if m.kind == "memory_type"]
+    for m in mentions:
+        cs, ce = cues.clause_bounds(text, m.start)
+        if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
+            continue
+        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]):
+            continue
+        if m.kind == "memory_type":
+            if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
+                    o is not m and abs(o.start - m.end) <= 3 for o in memory)):
+                continue
+            attribute, value = "memory_type", ref.terms[m.ref].name
+        elif m.kind == "architecture" and (cues.ARCH_AFTER.match(text[m.end:]) or cues.ARCH_BEFORE.search(
+                text[cs:m.start])):
+            attribute, value = "architecture", m.ref
+        elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
+                text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
+            attribute, value = "gpu_chip", m.ref
+        else:
+            continue
+        for subj in resolve(text, m.start, mentions, state):
+            out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
+                             variant=_variant_hint(text, _point(m), subj, attribute)))
+    return out
+
+
+def _point(m: Mention) -> Quantity:
+    return Quantity(m.start, m.end, m.start, 0.0, None, "bare")
+
+
+def _generic_list(text: str, m: Mention, memory: list[Mention]) -> bool:
+    """'HBM2、HBM2e和HBM3' or 'GDDR6/GDDR6X' lists types, it says nothing about one card."""
+    for o in memory:
+        if o is m:
+            continue
+        gap = text[min(m.end, o.end):max(m.start, o.start)]
+        if len(gap) <= 3 and re.fullmatch(r"\s*(?:、|/|和|与|或|及|,)\s*", gap):
+            return True
+    return False
+
+
+def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """'X采用了Y GPU': card X said to use card Y's GPU."""
+    out: list[Draft] = []
+    for m in mentions:
+        if m.kind != "product":
+            continue
+        after = text[m.end:].replace(m.variant or "", "", 1)
+        cs, _ce = cues.clause_bounds(text, m.start)
+        if not cues.AS_GPU.match(after) or not cues.USES.search(text[cs:m.start]):
+            continue
+        subjects = resolve(text, m.start, mentions, state, exclude=m)
+        for subj in subjects:
+            if subj.ref == m.ref or m.ref in ref.members(subj.ref):
+                continue
+            end = m.end + len(after) - len(after.lstrip()) + len(cues.AS_GPU.match(after).group(0).strip())
+            chip = ref.products[m.ref].chip if m.ref in ref.products else m.ref
+            out.append(Draft(m.start, end, subj, "gpu_chip", chip, None, detail=f"采用{m.text}的GPU",
+                             variant=None))
+            if subj.via != "substitution":
+                state.substitutions[m.ref] = subj
+    return out
+
+
+# ---------------------------------------------------------------- who makes it
+
+def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    makers = [m for m in mentions if m.kind in ("vendor", "company")]
+    used: set[int] = set()
+    for v in makers:
+        if v.start in used:
+            continue
+        cs, ce = cues.clause_bounds(text, v.start)
+        if cues.NEGATION.search(text[cs:ce]):
+            continue
+        # possessive: VENDOR的TERM / VENDOR的PRODUCT
+        nxt = next((m for m in mentions if m.start >= v.end and m.kind in ("term", "product", "series")), None)
+        if nxt is not None and text[v.end:nxt.start].strip() == "的":
+            if nxt.kind == "term":
+                owner = ref.terms[nxt.ref].owner
+                if owner in ref.vendors:
+                    out.append(Draft(v.start, nxt.end, Subject(nxt.ref, nxt.text, None), "manufacturer",
+                                     v.ref, None, detail="技术归属"))
+                continue
+            out.append(Draft(v.start, v.end, Subject(nxt.ref, nxt.text, None), "manufacturer", v.ref, None))
+            continue
+        # relation: (PRODUCT)由 VENDOR (和 VENDOR2) 开发/设计/推出 ...
+        group = [v] + [o for o in makers if o.start > v.end and re.fullmatch(
+            r"\s*(?:和|与|、|及|以及|跟)\s*", text[v.end:o.start])]
+        last = group[-1]
+        rel = cues.RELATION_VERBS.match(text[last.end:ce])
+        if not rel:
+            continue
+        used.update(o.start for o in group)
+        subjects = resolve(text, v.start, mentions, state)
+        # "由X设计、再交给Y生产": every vendor tied to the product in the clause speaks about who makes it
+        extra = [o for o in makers if o not in group and cs <= o.start < ce]
+        names = [o.ref for o in (*group, *extra)]
+        end = last.end + rel.end()
+        for subj in subjects:
+            out.append(Draft(v.start, end, subj, "manufacturer", "|".join(dict.fromkeys(names)), None))
+    return out
+
+
+def _tensor_presence_drafts(text: str, mentions: list[Mention], state: DocState) -> list[Draft]:
+    out: list[Draft] = []
+    for m in cues.TENSOR_PRESENCE.finditer(text):
+        verb_span = text[m.start():m.start("tc")]
+        if not verb_span.strip() or is_comparative(text, Mention(m.start(), m.end(), "", "term", "")):
+            continue
+        cs, _ce = cues.clause_bounds(text, m.start())
+        if re.search(r"的\s*$", text[cs:m.start()]):
+            continue  # "V100的Tensor Core…" talks about the units, not whether they exist
+        negated = bool(m.group("neg"))
+        for subj in resolve(text, m.start(), mentions, state):
+            out.append(Draft(m.start(), m.end(), subj, "tensor_cores", 0 if negated else 1, None,
+                             Qualifier.AT_MOST if negated else Qualifier.AT_LEAST, detail="是否具备 Tensor Core"))
+    return out

@@ -1,0 +1,119 @@
+"""Linguistic cues: which attribute a number speaks about, and words that make a number not a spec claim.
+
+All patterns run on normalised (width-folded, simplified) text, where Chinese full-width punctuation has become
+ASCII (，-> ,  ： -> :  （ -> ( ).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .quantities import Quantity
+
+CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n]")
+
+# attribute cues for a count ("5120个CUDA核心", "CUDA核心: 3584个", "Tensor Core则为432个")
+COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("tensor_cores", re.compile(r"Tensor\s*Core[s]?|Tensor\s*核心|张量核心", re.I)),
+    ("cuda_cores", re.compile(r"CUDA\s*核心|CUDA\s*Core[s]?|CUDA\s*cores", re.I)),
+    ("stream_processors", re.compile(r"流处理器|Stream\s*Processors?", re.I)),
+    ("mig_instances", re.compile(r"(?:GPU\s*)?实例")),
+    ("cores", re.compile(r"核心|核芯")),
+)
+# bandwidth cues, by priority: the first kind found in the clause decides
+RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("effective_bandwidth", re.compile(r"有效带宽|等效带宽|有效")),
+    ("interconnect_bandwidth", re.compile(r"NVLink|NVSwitch|互联带宽|互联|卡间|Infinity\s*Fabric", re.I)),
+    ("link_bandwidth", re.compile(r"PCI-?e|PCI-E|单向|双向|主机接口", re.I)),
+    ("memory_bandwidth", re.compile(r"带宽|频宽|显存|内存|记忆体|HBM|GDDR", re.I)),
+)
+PIN_RATE = re.compile(r"速率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
+MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|规格", re.I)
+CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(缓存|快取|Cache)", re.I)
+POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
+NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|额定)")
+YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世")
+BUS_CUE = re.compile(r"位宽|总线|bus", re.I)
+# a value the sentence needs, compares or computes, rather than states as a card's spec
+NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
+                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中)[^,;。]{0,8}$", re.I)
+NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
+PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")
+AGGREGATE = re.compile(r"合计|总计|共计|加起来|总数|总量|总显存|总功耗|总和|一共|整机|总带宽|总共")
+COMPARE_AFTER = re.compile(r"^\s*(?:的)?[^,;。]{0,6}(?:相同|一样|相比|相当|持平|不同|类似|那样|之后|以来|"
+                           r"[\d.两二三四五六七八九十]+倍)")
+COMPARE_BEFORE = re.compile(r"(?:比|较|相比|对比|从|继|相较于|相对于|不如)\s*$")
+COORD_BEFORE = re.compile(r"(?:和|与|跟|同|及)\s*$")
+MULTIPLIER_BEFORE = re.compile(
+    r"(?:(?P<dual>双)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:张|块|卡|路|片|颗)|(?P<x>\d+)\s*[×xX*]\s*)"
+    r"\s*(?:的)?\s*$")
+MULTIPLIER_AFTER = re.compile(r"^\s*[×xX*]\s*(?P<n>\d+)")
+BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
+EXPRESSION = re.compile(r"(?P<n>\d+)\s*[×xX*]\s*(?P<per>[\d.]+\s*[A-Za-z/]+)\s*=\s*")
+PRONOUN = re.compile(r"前者|后者|两者|二者|两张卡|这两张卡|两款|这两款|两张卡都|它|其")
+TENSOR_PRESENCE = re.compile(
+    r"(?P<neg>没有|不支持|不具备|无|缺少)?\s*(?:支持|具备|配备|拥有|加入|集成|带有|搭载|有|配有|内置)?"
+    r"\s*(?:第[一二三四五六七八九\d]代)?\s*(?P<tc>Tensor\s*Core|Tensor核心|张量核心)(?!\s*[的]?\s*(?:数|数量|为|:|\d))",
+    re.I)
+RELATION_VERBS = re.compile(r"^[^,;。]{0,10}?(联合开发|开发|设计|研发|推出|发布|生产|制造|打造|出品)")
+AS_GPU = re.compile(r"^\s*(?:GPU|芯片|核心|晶片|图形处理器)")
+USES = re.compile(r"(采用|搭载|基于|配备|内置|集成)[了的]?\s*(?:[^,;。]{0,8}的)?\s*$")
+ARCH_AFTER = re.compile(r"^\s*(?:架构|微架构)")
+ARCH_BEFORE = re.compile(r"(基于|采用|使用|属于)\s*(?:了)?\s*$")
+CHIP_AFTER = re.compile(r"^\s*(?:芯片|核心|晶片|GPU|die)", re.I)
+CHIP_BEFORE = re.compile(r"(采用|基于|使用|核心为|芯片为|核心是|芯片是|搭载|集成了?|颗)\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
+PREVIOUS_GEN = re.compile(r"(上一代|前代|前一代|上代|老一代|旧款|之前)[^,;。]{0,4}$")
+
+
+def clause_bounds(text: str, pos: int) -> tuple[int, int]:
+    """The clause around ``pos``: between the nearest clause breaks."""
+    start = 0
+    for m in CLAUSE_BREAK.finditer(text, 0, pos):
+        start = m.end()
+    m = CLAUSE_BREAK.search(text, pos)
+    return start, (m.start() if m else len(text))
+
+
+def count_attribute(text: str, q: Quantity) -> str | None:
+    """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
+    right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
+    for attr, pat in COUNT_CUES:
+        if pat.match(right):
+            return attr
+    cs, _ce = clause_bounds(text, q.start)
+    left = text[cs:q.start]
+    found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]
+    if not found:
+        return None
+    end, _specific, attr = max(found)
+    return None if re.search(r"\d", left[end:]) else attr
+
+
+def rate_attribute(text: str, q: Quantity) -> str | None:
+    """memory_bandwidth, effective_bandwidth, interconnect_bandwidth, link_bandwidth, or None (per-pin rate, no cue)."""
+    cs, ce = clause_bounds(text, q.start)
+    clause = text[cs:ce]
+    if q.in_bits and PIN_RATE.search(clause):
+        return None
+    left = text[cs:q.start]
+    for attr, pat in RATE_CUES:
+        if pat.search(left):
+            return attr
+    right = text[q.end:ce]
+    for attr, pat in RATE_CUES:
+        if pat.match(right.lstrip("的 ")):
+            return attr
+    # no cue in the clause: the nearest cue earlier in the sentence
+    best: tuple[int, str] | None = None
+    for attr, pat in RATE_CUES:
+        for m in pat.finditer(text, 0, cs):
+            if best is None or m.end() > best[0]:
+                best = (m.end(), attr)
+    if best is not None and PIN_RATE.search(text[:q.start]) and q.in_bits:
+        return None
+    return best[1] if best else None
+
+
+def has_cue(pattern: re.Pattern[str], text: str, q: Quantity, *, right: int = 8) -> bool:
+    cs, ce = clause_bounds(text, q.start)
+    return bool(pattern.search(text[cs:q.start]) or pattern.search(text[q.end:min(ce, q.end + right)]))

@@ -1,0 +1,221 @@
+"""Numbers with units and hedges: 80GB, ３．３５ＴＢ/ｓ (after width folding), 两千五百六十个, 每秒900GB, 高达2TB/s,
+约320GB/s, 超过400个, 不到75W, 50W到75W, 8GB或16GB.
+
+Works on normalised text (see ``pipeline.normalize``); offsets are into the string given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..records import Qualifier
+
+_CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_CN_NUM = rf"[{_CN_DIGITS}]+(?:点[{_CN_DIGITS}]+)?"
+
+# unit alternatives; order matters (rates before sizes)
+_UNIT = (
+    r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
+    r"|(?P<tput>T?FLOPS|TOPS|TFLOPs|GFLOPS)"
+    r"|(?P<freq>[MG]Hz)"
+    r"|(?P<size>[KMGT]B(?![A-Za-z/])|[GT](?![A-Za-z/\d]))"
+    r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
+    r"|(?P<bits>[- ]?bit(?![A-Za-z])|位宽|位(?![置数]))"
+    r"|(?P<year>年(?!代))"
+    r"|(?P<ratio>倍)"
+    r"|(?P<percent>%|％)"
+    r"|(?P<count>个|顆|颗)"
+)
+_VALUE = rf"(?P<num>{_NUM})|(?P<cn>{_CN_NUM})"
+_QUANTITY = re.compile(rf"(?<![A-Za-z0-9.\-_/])(?:{_VALUE})\s*(?:{_UNIT})?")
+_PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
+_RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或)\s*")
+_FROM = re.compile(r"从[^,，;；。]{0,12}$")
+
+_LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = (
+    ("不超过", Qualifier.AT_MOST), ("不低于", Qualifier.AT_LEAST), ("不少于", Qualifier.AT_LEAST),
+    ("高达", Qualifier.UP_TO), ("最高", Qualifier.UP_TO), ("最大", Qualifier.UP_TO), ("最多", Qualifier.UP_TO),
+    ("多达", Qualifier.UP_TO), ("可达", Qualifier.UP_TO), ("高至", Qualifier.UP_TO),
+    ("大约", Qualifier.APPROX), ("大概", Qualifier.APPROX), ("接近", Qualifier.APPROX), ("将近", Qualifier.APPROX),
+    ("约为", Qualifier.APPROX), ("约", Qualifier.APPROX), ("近", Qualifier.APPROX), ("差不多", Qualifier.APPROX),
+    ("超过", Qualifier.AT_LEAST), ("至少", Qualifier.AT_LEAST), ("大于", Qualifier.AT_LEAST),
+    ("多于", Qualifier.AT_LEAST), ("逾", Qualifier.AT_LEAST),
+    ("不到", Qualifier.AT_MOST), ("低于", Qualifier.AT_MOST), ("少于", Qualifier.AT_MOST),
+    ("不足", Qualifier.AT_MOST), ("小于", Qualifier.AT_MOST), ("至多", Qualifier.AT_MOST),
+)
+_RIGHT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = (
+    ("左右", Qualifier.APPROX), ("上下", Qualifier.APPROX), ("以上", Qualifier.AT_LEAST),
+    ("多", Qualifier.AT_LEAST), ("以内", Qualifier.AT_MOST), ("以下", Qualifier.AT_MOST),
+    ("之内", Qualifier.AT_MOST),
+)
+_SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with its unit: ``start:end`` covers hedge + number + unit, ``value`` is normalised."""
+
+    start: int
+    end: int
+    num_start: int
+    value: float | tuple[float, float]
+    unit: str | None  # GB, GB/s, W, MB, bit, year, count, TFLOPS, ratio, percent, None
+    kind: str  # size, rate, power, bits, year, count, tput, ratio, percent, freq, bare
+    qualifier: Qualifier = Qualifier.EXACT
+    written_unit: str = ""
+    in_bits: bool = False  # a rate written in bits (Gb/s), converted to bytes
+    resolution: float = 0.0  # one step of the last written digit, in canonical units (2TB/s -> 1000 GB/s)
+
+    @property
+    def low(self) -> float:
+        return self.value[0] if isinstance(self.value, tuple) else self.value
+
+    @property
+    def high(self) -> float:
+        return self.value[1] if isinstance(self.value, tuple) else self.value
+
+
+def parse_number(text: str) -> float | None:
+    """'16,896' -> 16896.0, '3.35' -> 3.35, '两千五百六十' -> 2560.0, '三点三五' -> 3.35; None if not a number."""
+    text = text.strip()
+    if not text:
+        return None
+    if text[0].isdigit():
+        try:
+            return float(text.replace(",", ""))
+        except ValueError:
+            return None
+    if all(ch in _CN_DIGITS + "点" for ch in text):
+        import cn2an
+
+        try:
+            return float(cn2an.cn2an(text, "smart"))
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+    return None
+
+
+def resolution_of(literal: str) -> float:
+    """'3.35' -> 0.01, '900' -> 100, '912' -> 1, '2' -> 1: how finely the number was written."""
+    literal = literal.replace(",", "")
+    if not literal or not literal[0].isdigit():
+        return 1.0
+    if "." in literal:
+        return 10.0 ** -len(literal.split(".", 1)[1])
+    zeros = len(literal) - len(literal.rstrip("0"))
+    return 10.0 ** min(zeros, len(literal) - 1)
+
+
+def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
+    """(kind, canonical unit, written unit, scale to canonical, in_bits)."""
+    for kind in ("rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count"):
+        written = m.group(kind)
+        if not written:
+            continue
+        if kind == "rate":
+            w = written.replace(" ", "")
+            bits = w[1] == "b" or w.lower().endswith("bps") and w[1] != "B"
+            scale = _SCALE[w[0].upper()] / (8.0 if bits else 1.0)
+            return "rate", "GB/s", written, scale, bits
+        if kind == "size":
+            return "size", "GB", written, _SCALE[written[0].upper()], False
+        if kind == "power":
+            return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
+        canonical = {"bits": "bit", "year": "year", "count": "count", "tput": written.upper(),
+                     "ratio": "ratio", "percent": "percent", "freq": written}[kind]
+        return kind, canonical, written, 1.0, False
+    return "bare", None, "", 1.0, False
+
+
+def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
+    left = text[max(0, start - 5):start]
+    for _ in range(3):  # 高达80GB, 约为 320, 达到了约 2TB: peel particles between hedge and number
+        for word, q in _LEFT_QUALIFIERS:
+            if left.endswith(word):
+                return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(word), end
+        if not left or left[-1] not in " 了为是到达":
+            break
+        left = left[:-1]
+    right = text[end:end + 3]
+    for word, q in _RIGHT_QUALIFIERS:
+        if right.startswith(word):
+            if word == "多" and not re.match(r"多[个颗块张]", right):
+                continue
+            return q, start, end + len(word)
+    return Qualifier.EXACT, start, end
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Every quantity in ``text``, ranges merged, hedges attached."""
+    raw: list[Quantity] = []
+    for m in _PER_SECOND.finditer(text):
+        value = parse_number(m.group("num"))
+        if value is not None:
+            scale = _SCALE[m.group("unit")[0]]
+            raw.append(Quantity(m.start(), m.end(), m.start("num"), value * scale, "GB/s", "rate",
+                                written_unit="每秒" + m.group("unit"),
+                                resolution=resolution_of(m.group("num")) * scale))
+    taken = [(q.start, q.end) for q in raw]
+    for m in _QUANTITY.finditer(text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        literal = m.group("num") or m.group("cn")
+        if m.group("cn") and (len(literal) < 2 and not m.group("count")):
+            continue
+        value = parse_number(literal)
+        if value is None:
+            continue
+        kind, unit, written, scale, bits = _unit_of(m)
+        if m.group("cn") and kind == "bare":
+            continue
+        end = m.end() if kind != "bare" else m.end("num") if m.group("num") else m.end("cn")
+        if kind == "year" and not (1980 <= value <= 2100 and literal.isdigit()):
+            continue
+        raw.append(Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written,
+                            in_bits=bits, resolution=resolution_of(literal) * scale))
+    raw.sort(key=lambda q: q.start)
+    return list(_merge_ranges(text, raw))
+
+
+def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
+    i = 0
+    while i < len(items):
+        q = items[i]
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        if nxt is not None and _is_range(text, q, nxt):
+            kind, unit = nxt.kind, nxt.unit
+            low = q.low * (1.0 if q.kind == nxt.kind else _rescale(q, nxt))
+            _, s, _ = _qualifier(text, q.start, q.end)
+            end = nxt.end
+            if text[end:end + 2] == "之间":
+                end += 2
+            yield Quantity(s, end, q.start, (low, nxt.high), unit, kind, Qualifier.RANGE, nxt.written_unit,
+                           nxt.in_bits, max(q.resolution, nxt.resolution))
+            i += 2
+            continue
+        qual, s, e = _qualifier(text, q.start, q.end)
+        if q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
+            yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
+                           q.resolution)
+        else:
+            yield q
+        i += 1
+
+
+def _rescale(first: Quantity, second: Quantity) -> float:
+    # "8到16GB": the first number has no unit and takes the second's
+    return 1.0
+
+
+def _is_range(text: str, a: Quantity, b: Quantity) -> bool:
+    between = text[a.end:b.num_start]
+    if not _RANGE_JOIN.fullmatch(between):
+        return False
+    if a.kind not in (b.kind, "bare") or b.kind in ("bare", "year", "ratio", "percent"):
+        return False
+    if _FROM.search(text[:a.start]):
+        return False  # 从A到B is a change, not a range
+    return not (between.strip() == "-" and a.kind == "bare")

@@ -1,0 +1,160 @@
+"""Who a claim is about: the product named in the clause, a pronoun's antecedent, or the article's current topic.
+
+Also the article-level state that carries from sentence to sentence: topic, the last pair of products (for 前者 /
+后者 / 两者), a pending card count for lists of totals, and chip substitutions (an article that says card X uses card
+Y's GPU makes later mentions of Y "as X's GPU" stand for X).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..records import Mention
+from ..reference import Reference
+from .cues import (
+    AS_GPU,
+    COMPARE_AFTER,
+    COMPARE_BEFORE,
+    COORD_BEFORE,
+    MULTIPLIER_AFTER,
+    MULTIPLIER_BEFORE,
+    PRONOUN,
+    clause_bounds,
+)
+from .quantities import parse_number
+
+SUBJECT_KINDS = frozenset({"product", "series"})
+
+
+@dataclass(frozen=True)
+class Subject:
+    ref: str
+    text: str
+    variant: str | None = None
+    multiplier: int = 1
+    via: str = "explicit"  # explicit | topic | pronoun | substitution
+    mention: Mention | None = None
+
+
+@dataclass
+class DocState:
+    """What the article has established so far."""
+
+    topic: Subject | None = None
+    pair: tuple[Subject, Subject] | None = None
+    pending_multiplier: int | None = None
+    substitutions: dict[str, Subject] = field(default_factory=dict)  # Y ref -> X (the article's card)
+    named: set[str] = field(default_factory=set)
+
+
+def is_comparative(text: str, m: Mention) -> bool:
+    """A product named only as a point of comparison: 比A100, 从A100的, 与A100相同, V100的两倍."""
+    before = text[max(0, m.start - 4):m.start]
+    after = text[m.end:m.end + 14]
+    if COMPARE_BEFORE.search(before):
+        return True
+    if COMPARE_AFTER.match(after) and (COORD_BEFORE.search(before) or re.match(r"^\s*的?[^,;。]{0,6}倍", after)):
+        return True
+    return bool(re.search(r"(?:和|与|跟|同)\s*$", before) and re.match(r"^\s*(?:相同|一样|相比|持平)", after))
+
+
+def multiplier_of(text: str, m: Mention) -> int:
+    """双P100 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
+    before = re.sub(r"(?:HGX|DGX)\s*$", "", text[max(0, m.start - 10):m.start])
+    hit = MULTIPLIER_BEFORE.search(before)
+    if hit:
+        if hit.group("dual"):
+            return 2
+        raw = hit.group("n") or hit.group("x")
+        n = parse_number(raw) if raw else None
+        return int(n) if n and 1 < n <= 1024 else 1
+    after = MULTIPLIER_AFTER.match(text[m.end:])
+    if after:
+        n = parse_number(after.group("n"))
+        return int(n) if n and 1 < n <= 1024 else 1
+    return 1
+
+
+def owns(text: str, m: Mention, pos: int) -> bool:
+    """A comparison's product owns the value right after it: 从A100的600GB/s."""
+    between = text[m.end:pos]
+    if m.variant:
+        between = between.replace(m.variant, "", 1)
+    return between.strip() in ("", "的")
+
+
+def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
+    return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
+
+
+def _pronoun(word: str, state: DocState) -> list[Subject]:
+    if word in ("前者",) and state.pair:
+        return [state.pair[0]]
+    if word in ("后者",) and state.pair:
+        return [state.pair[1]]
+    if word in ("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都") and state.pair:
+        return list(state.pair)
+    if word in ("它", "其") and state.topic:
+        return [state.topic]
+    return []
+
+
+def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
+            exclude: Mention | None = None) -> list[Subject]:
+    """The subject(s) of a value at ``pos`` in sentence ``text`` (mentions are sentence-local)."""
+    products = [m for m in mentions if m.kind in SUBJECT_KINDS and m is not exclude]
+    cs, ce = clause_bounds(text, pos)
+    items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
+    items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
+    for _end, item in sorted(items, key=lambda x: x[0], reverse=True):
+        if isinstance(item, Mention):
+            if is_comparative(text, item) and not owns(text, item, pos):
+                continue
+            return [_substituted(text, item, mentions, state)]
+        subj = _pronoun(str(item), state)
+        if subj:
+            return subj
+    earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)]
+    if earlier:
+        return [_substituted(text, earlier[-1], mentions, state)]
+    after = [m for m in products if pos <= m.start < ce and "的" in text[pos:m.start]
+             and not is_comparative(text, m)]
+    if after:
+        return [_substituted(text, after[0], mentions, state)]
+    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
+
+
+def _substituted(text: str, m: Mention, mentions: list[Mention], state: DocState) -> Subject:
+    """Y named as X's GPU (搭载…Y GPU, Y GPU配备…) stands for X, unless the sentence names X too."""
+    x = state.substitutions.get(m.ref)
+    if x is not None and AS_GPU.match(text[m.end:].replace(m.variant or "", "", 1)) and not any(
+            o.ref == x.ref for o in mentions):
+        return Subject(x.ref, m.text, x.variant, 1, "substitution", m)
+    return as_subject(text, m)
+
+
+def update_topic(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> None:
+    """After a sentence: its first non-comparative product becomes the topic; two products become the pair."""
+    subjects: list[Subject] = []
+    for m in mentions:
+        if m.kind not in SUBJECT_KINDS or is_comparative(text, m):
+            continue
+        x = state.substitutions.get(m.ref)
+        if x is not None and AS_GPU.match(text[m.end:]):
+            continue
+        if all(s.ref != m.ref for s in subjects):
+            subjects.append(as_subject(text, m))
+    for m in mentions:
+        if m.kind == "product":
+            state.named.add(m.ref)
+    if not subjects:
+        return
+    state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
+    if len(subjects) >= 2:
+        state.pair = (subjects[0], subjects[1])
+    elif state.pair is None or subjects[0].ref not in (state.pair[0].ref, state.pair[1].ref):
+        prev = state.pair[1] if state.pair else None
+        if prev is not None and prev.ref != subjects[0].ref:
+            state.pair = (prev, subjects[0])
+    _ = ref

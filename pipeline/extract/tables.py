@@ -1,0 +1,120 @@
+"""Spec tables (Markdown pipes, HTML <table>) as claims: a cell's subject is the product its row or column names
+(whichever header names products), its attribute comes from the other header."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..records import Cell, Document, Mention, Qualifier, Table
+from ..reference import Reference
+from .quantities import find_quantities
+from .subjects import SUBJECT_KINDS, DocState, Subject
+
+if TYPE_CHECKING:
+    from ..segment import Segmented
+    from .claims import Draft
+
+# header words -> attributes a cell under them may state, most specific first
+_HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"NVLink|互联", re.I), ("interconnect_bandwidth",)),
+    (re.compile(r"带宽|频宽", re.I), ("memory_bandwidth",)),
+    (re.compile(r"架构"), ("architecture", "gpu_chip")),
+    (re.compile(r"芯片|晶片|核心代号|GPU\s*核心$", re.I), ("gpu_chip",)),
+    (re.compile(r"CUDA", re.I), ("cuda_cores",)),
+    (re.compile(r"流处理器"), ("stream_processors",)),
+    (re.compile(r"Tensor|张量", re.I), ("tensor_cores",)),
+    (re.compile(r"显存类型|内存类型|类型"), ("memory_type",)),
+    (re.compile(r"显存|内存|记忆体|容量|VRAM", re.I), ("memory_size", "memory_type")),
+    (re.compile(r"功耗|TDP|TGP|功率", re.I), ("tdp",)),
+    (re.compile(r"MIG", re.I), ("mig_instances",)),
+    (re.compile(r"缓存|快取|Cache", re.I), ("cache_size",)),
+    (re.compile(r"发布|上市|年份"), ("launch_year",)),
+)
+_UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",), "memory_size": ("size",),
+             "tdp": ("power",), "cuda_cores": ("count", "bare"), "stream_processors": ("count", "bare"),
+             "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "launch_year": ("year", "bare"),
+             "cache_size": ("size",)}
+_TEXT_KIND = {"architecture": "architecture", "gpu_chip": "chip", "memory_type": "memory_type"}
+
+
+def header_attributes(text: str) -> tuple[str, ...]:
+    for pat, attrs in _HEADER_CUES:
+        if pat.search(text):
+            return attrs
+    return ()
+
+
+def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState
+                 ) -> Iterator[tuple[tuple[int, int], list[Draft]]]:
+    """Per data row: the row's span and the claims its cells make (offsets relative to the row start)."""
+    from ..segment import get_segmenter
+
+    matcher = get_segmenter(ref).matcher
+
+    def products(cell: Cell) -> Mention | None:
+        found = [m for m in matcher.find(seg.norm[cell.start:cell.end], cell.start) if m.kind in SUBJECT_KINDS]
+        return found[0] if found else None
+
+    if not table.rows or not table.header:
+        return
+    row_subjects = [products(r[0]) if r else None for r in table.rows]
+    col_subjects = [products(c) for c in table.header[1:]]
+    by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2)
+    by_col = sum(s is not None for s in col_subjects) >= max(1, len(col_subjects) // 2)
+    if not by_row and not by_col:
+        return
+    header_attrs = [header_attributes(seg.norm[c.start:c.end]) for c in table.header]
+    for r, row in enumerate(table.rows):
+        if not row:
+            continue
+        row_start, row_end = row[0].start, row[-1].end
+        drafts: list[Draft] = []
+        for j, cell in enumerate(row[1:], start=1):
+            if by_row:
+                subj_m, attrs = row_subjects[r], header_attrs[j] if j < len(header_attrs) else ()
+            else:
+                subj_m = col_subjects[j - 1] if j - 1 < len(col_subjects) else None
+                attrs = header_attributes(seg.norm[row[0].start:row[0].end])
+            if subj_m is None or not attrs:
+                continue
+            subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
+            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start))
+        yield (row_start, row_end), drafts
+
+
+def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int
+                 ) -> list[Draft]:
+    from .claims import Draft, _round
+
+    from ..segment import get_segmenter
+
+    text = norm[cell.start:cell.end]
+    out: list[Draft] = []
+    for m in get_segmenter(ref).matcher.find(text):
+        attr = next((a for a in attrs if _TEXT_KIND.get(a) == m.kind), None)
+        if attr is None:
+            continue
+        value = ref.terms[m.ref].name if m.kind == "memory_type" else m.ref
+        out.append(Draft(cell.start + m.start - row_start, cell.start + m.end - row_start, subj, attr, value, None,
+                         variant=subj.variant))
+    numeric = [a for a in attrs if a in _UNIT_FOR]
+    if not numeric:
+        return out
+    attr = numeric[0]
+    for q in find_quantities(text):
+        if q.kind not in _UNIT_FOR[attr] or (q.kind == "bare" and q.low < 2):
+            continue
+        value = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
+        unit = {"rate": "GB/s", "size": "GB", "power": "W"}.get(q.kind)
+        if attr in ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "launch_year"):
+            unit = None
+        if attr == "cache_size":
+            value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
+            unit = "MB"
+        out.append(Draft(cell.start + q.start - row_start, cell.start + q.end - row_start, subj, attr,
+                         _round(value), unit, q.qualifier, 1, "NVLink" if attr == "interconnect_bandwidth" else None,
+                         subj.variant, q.in_bits, q.resolution))
+        break
+    return out

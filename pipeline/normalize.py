@@ -1,0 +1,68 @@
+"""Length-preserving text normalisation, so that offsets found on the normalised text are offsets into the source.
+
+Two steps, each character for character:
+- NFKC where it maps one character to one character (full-width ８０ＧＢ -> 80GB, ideographic space -> space);
+- OpenCC Traditional -> Simplified (記憶體 -> 记忆体, 頻寬 -> 频宽); where OpenCC's phrase conversion changes the
+  length, the text falls back to character-by-character conversion.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+_opencc = None
+
+
+def _converter():  # type: ignore[no-untyped-def]
+    global _opencc
+    if _opencc is None:
+        import opencc
+
+        _opencc = opencc.OpenCC("t2s")
+    return _opencc
+
+
+@lru_cache(maxsize=65536)
+def _nfkc_char(ch: str) -> str:
+    out = unicodedata.normalize("NFKC", ch)
+    return out if len(out) == 1 else ch
+
+
+@lru_cache(maxsize=65536)
+def _t2s_char(ch: str) -> str:
+    out = _converter().convert(ch)
+    return out if len(out) == 1 else ch
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+
+
+def to_simplified(text: str) -> str:
+    """Traditional -> Simplified with the same length."""
+    if not _has_cjk(text):
+        return text
+    out = _converter().convert(text)
+    if len(out) == len(text):
+        return out
+    return "".join(_t2s_char(ch) for ch in text)
+
+
+def fold_width(text: str) -> str:
+    """Full-width ASCII and other compatibility forms -> their plain form, one character for one."""
+    if text.isascii():
+        return text
+    return "".join(_nfkc_char(ch) if not ch.isascii() else ch for ch in text)
+
+
+def normalize(text: str) -> str:
+    """The text every extractor reads: same length as ``text``, width-folded and simplified."""
+    out = to_simplified(fold_width(text))
+    assert len(out) == len(text)
+    return out
+
+
+def normalize_key(text: str) -> str:
+    """A look-up key: normalised, lower-case, without spaces (for aliases and fuzzy matches)."""
+    return "".join(normalize(text).lower().split())

@@ -1,0 +1,257 @@
+"""Frozen records that flow between the stages: ingest -> segment -> extract -> check -> report."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Format(str, Enum):
+    TXT = "txt"
+    MD = "md"
+    HTML = "html"
+
+
+class BlockKind(str, Enum):
+    PROSE = "prose"
+    TITLE = "title"
+    HEADING = "heading"
+    CODE = "code"
+    COMMENT = "comment"  # a comment line inside a code block: checked like prose
+    TABLE = "table"
+    BOILERPLATE = "boilerplate"
+
+
+class Status(str, Enum):
+    OK = "ok"
+    SKIPPED = "skipped"
+    ERROR = "error"
+
+
+class Verdict(str, Enum):
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    MISATTRIBUTED = "misattributed"
+    UNVERIFIABLE = "unverifiable"
+    CODE_ISSUE = "code_issue"
+
+    @property
+    def is_flag(self) -> bool:
+        return self not in (Verdict.SUPPORTED, Verdict.UNVERIFIABLE)
+
+
+class Qualifier(str, Enum):
+    EXACT = "exact"
+    UP_TO = "up_to"
+    APPROX = "approx"
+    AT_LEAST = "at_least"
+    AT_MOST = "at_most"
+    RANGE = "range"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A region of the document's source text, [start, end)."""
+
+    start: int
+    end: int
+    kind: BlockKind
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: its span in the source text and its stripped text."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A spec table: header row plus data rows, each a tuple of cells."""
+
+    start: int
+    end: int
+    header: tuple[Cell, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+
+
+@dataclass(frozen=True)
+class Document:
+    """One article, decoded. Offsets everywhere are into ``text``."""
+
+    doc_id: str
+    path: str
+    format: Format
+    text: str
+    sha256: str
+    encoding: str = "utf-8"
+    title: str | None = None
+    blocks: tuple[Block, ...] = ()
+    tables: tuple[Table, ...] = ()
+    # True when ``text`` is not the UTF-8 file itself (HTML extraction, GBK, UTF-16):
+    # documents.jsonl must then carry the text so offsets can be resolved.
+    text_is_derived: bool = False
+
+
+@dataclass(frozen=True)
+class Sentence:
+    index: int
+    start: int
+    end: int
+    text: str
+    kind: BlockKind = BlockKind.PROSE
+    tokens: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A span naming something from the reference: a product, series, vendor, company or term."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # product | series | vendor | company | term | memory_type | architecture | chip | link
+    ref: str  # canonical id
+    variant: str | None = None  # variant hint written next to a product (80GB, SXM5, PCIe)
+
+
+@dataclass(frozen=True)
+class Check:
+    """The outcome of checking one claim against the reference."""
+
+    verdict: Verdict
+    explanation: str
+    expected: str | None = None
+    source: str | None = None
+    source_title: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement, with its verdict once checked. Field names follow the claims.jsonl contract."""
+
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    sentence: str
+    sentence_index: int
+    subject: str | None
+    subject_mention: str | None
+    attribute: str
+    value: float | int | str | list[float] | None
+    unit: str | None
+    qualifier: Qualifier = Qualifier.EXACT
+    multiplier: int = 1
+    detail: str | None = None  # e.g. "NVLink", "PCIe 4.0 x16 单向", "Infinity Cache", a variant hint
+    variant: str | None = None
+    check: Check | None = None
+    claim_id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.check.verdict if self.check else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The claims.jsonl record."""
+        c = self.check
+        return {
+            "doc_id": self.doc_id,
+            "claim_id": self.claim_id,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "sentence": self.sentence,
+            "sentence_index": self.sentence_index,
+            "subject": self.subject,
+            "subject_mention": self.subject_mention,
+            "attribute": self.attribute,
+            "value": self.value,
+            "unit": self.unit,
+            "qualifier": self.qualifier.value,
+            "multiplier": self.multiplier,
+            "detail": self.detail,
+            "variant": self.variant,
+            "verdict": c.verdict.value if c else None,
+            "expected": c.expected if c else None,
+            "explanation": c.explanation if c else "",
+            "source": c.source if c else None,
+            "source_title": c.source_title if c else None,
+        }
+
+
+CONTRACT_FIELDS: tuple[str, ...] = (
+    "doc_id", "claim_id", "start", "end", "text", "sentence", "sentence_index", "subject",
+    "subject_mention", "attribute", "value", "unit", "qualifier", "multiplier", "verdict",
+    "expected", "explanation", "source", "source_title",
+)
+
+
+@dataclass(frozen=True)
+class DocumentResult:
+    """What one document produced: its status, its claims and what it mentions."""
+
+    doc_id: str
+    path: str
+    format: str
+    sha256: str
+    status: Status
+    message: str = ""
+    title: str | None = None
+    text: str | None = None  # only when offsets are not into the UTF-8 file
+    claims: tuple[Claim, ...] = ()
+    mentions: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def counts(self) -> dict[str, int]:
+        out = {v.value: 0 for v in Verdict}
+        for c in self.claims:
+            if c.verdict is not None:
+                out[c.verdict.value] += 1
+        return out
+
+    @property
+    def flags(self) -> int:
+        return sum(1 for c in self.claims if c.verdict is not None and c.verdict.is_flag)
+
+    def document_verdict(self) -> str:
+        """可信 (nothing flagged), 需修正 (one or two flags), 严重错误 (three or more, or a misattribution)."""
+        if self.status is not Status.OK:
+            return "未检查"
+        hard = [c for c in self.claims if c.verdict in (Verdict.CONTRADICTED, Verdict.MISATTRIBUTED)]
+        if not hard and not self.flags:
+            return "可信"
+        if len(hard) >= 3 or any(c.verdict is Verdict.MISATTRIBUTED for c in hard):
+            return "严重错误"
+        return "需修正"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The documents.jsonl record."""
+        d: dict[str, Any] = {
+            "doc_id": self.doc_id,
+            "path": self.path,
+            "format": self.format,
+            "sha256": self.sha256,
+            "title": self.title,
+            "counts": self.counts(),
+            "flags": self.flags,
+            "document_verdict": self.document_verdict(),
+            "status": self.status.value,
+            "message": self.message,
+            "mentions": self.mentions,
+        }
+        if self.text is not None:
+            d["text"] = self.text
+        return d
+
+
+def as_plain(obj: Any) -> Any:
+    """Dataclass -> plain dict (enums as values), for tests and JSON."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: as_plain(v) for k, v in asdict(obj).items()}
+    if isinstance(obj, Enum):
+        return obj.value
+    return obj

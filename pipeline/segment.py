@@ -1,0 +1,185 @@
+"""The one place that builds the spaCy Chinese pipeline (jieba segmenter + domain dictionary) and segments documents.
+
+The pipeline is ``spacy.blank("zh")`` with the jieba segmenter (no model download), the domain dictionary added to
+jieba from the reference tables, a component that marks products, vendors and terms as entities (merged into single
+tokens, so "Tesla V100" and "Infinity Cache" stay whole), and a sentence splitter for Chinese punctuation, line
+breaks and bullets. Documents are segmented on their normalised text (same length as the source), so every offset
+is an offset into the source.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .extract.mentions import MentionMatcher
+from .normalize import normalize
+from .records import BlockKind, Document, Mention, Sentence
+from .reference import Reference, load_reference
+
+ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
+_SENT_END = frozenset("。！？!?；;")
+_BULLET = re.compile(r"^[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
+# words that jieba should keep whole besides the reference names
+_DOMAIN_WORDS = ("CUDA核心", "Tensor核心", "张量核心", "流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型",
+                 "记忆体", "频宽", "显示卡", "晶片", "快取", "有效带宽", "单向带宽", "双向带宽")
+
+
+@dataclass(frozen=True)
+class Segmented:
+    """A segmented document: its normalised text, sentences (with tokens) and every mention."""
+
+    norm: str
+    sentences: tuple[Sentence, ...]
+    mentions: tuple[Mention, ...]
+
+
+def _dictionary_words(ref: Reference) -> Iterator[str]:
+    yield from _DOMAIN_WORDS
+    for p in ref.products.values():
+        yield from p.aliases
+    for s in ref.series.values():
+        yield from s.aliases
+    for v in ref.vendors.values():
+        yield from (*v.aliases, *v.brands)
+    for t in ref.terms.values():
+        yield from (*t.aliases, t.name)
+    yield from ref.architectures.values()
+    yield from ref.chips.values()
+
+
+class Segmenter:
+    """spaCy zh + jieba with the domain dictionary, built once per reference version."""
+
+    def __init__(self, ref: Reference) -> None:
+        import jieba
+        import spacy
+
+        jieba.setLogLevel(logging.WARNING)
+        for word in _dictionary_words(ref):
+            w = normalize(word)
+            if w and " " not in w:  # jieba cannot hold spaces; the entity merge keeps those whole
+                jieba.add_word(w, freq=2_000_000)
+        self.ref = ref
+        self.matcher = MentionMatcher(ref)
+        _MATCHERS[ref.fingerprint] = self.matcher
+        _register_components()
+        nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "jieba"}}})
+        nlp.add_pipe("gpu_mentions", config={"key": ref.fingerprint})
+        nlp.add_pipe("zh_sentences")
+        self.nlp = nlp
+
+    def segment(self, doc: Document, *, with_tokens: bool = False, max_chars: int = 2000) -> Segmented:
+        norm = normalize(doc.text)
+        blocks = [b for b in doc.blocks if b.kind in ANALYSED_BLOCKS] if doc.blocks else None
+        spans = [(b.start, b.end, b.kind) for b in blocks] if blocks is not None else [
+            (0, len(norm), BlockKind.PROSE)]
+        pieces = list(_windows(norm, spans, max_chars))
+        sentences: list[Sentence] = []
+        mentions: list[Mention] = []
+        texts = (norm[s:e] for s, e, _k in pieces)
+        for (start, _end, kind), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=64), strict=True):
+            mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
+            for sent in sdoc.sents:
+                s, e = _trim(sdoc.text, sent.start_char, sent.end_char)
+                if e <= s:
+                    continue
+                bullet = _BULLET.match(sdoc.text, s, e)
+                if bullet and bullet.end() < e:
+                    s = bullet.end()
+                tokens = tuple(t.text for t in sent if not t.is_space) if with_tokens else ()
+                sentences.append(Sentence(len(sentences), start + s, start + e, doc.text[start + s:start + e],
+                                          kind, tokens))
+        return Segmented(norm, tuple(sentences), tuple(mentions))
+
+
+_MATCHERS: dict[str, MentionMatcher] = {}
+
+
+class MentionComponent:
+    """spaCy component: reference names become entities (label = kind, kb_id = reference id), merged to one token."""
+
+    def __init__(self, matcher: MentionMatcher) -> None:
+        self.matcher = matcher
+
+    def __call__(self, doc):  # type: ignore[no-untyped-def]
+        from spacy.util import filter_spans
+
+        found = list(self.matcher.find(doc.text))
+        doc.user_data["mentions"] = found
+        spans = []
+        for m in found:
+            span = doc.char_span(m.start, m.end, label=m.kind, kb_id=m.ref, alignment_mode="expand")
+            if span is not None:
+                spans.append(span)
+        spans = filter_spans(spans)
+        doc.ents = spans
+        with doc.retokenize() as retok:
+            for span in spans:
+                if len(span) > 1:
+                    retok.merge(span)
+        return doc
+
+
+def split_sentences(doc):  # type: ignore[no-untyped-def]
+    """spaCy component: a sentence starts after 。！？；, after a line break, and at a bullet."""
+    prev = None
+    for tok in doc:
+        if prev is None:
+            tok.is_sent_start = True
+        else:
+            tok.is_sent_start = (prev.text[-1:] in _SENT_END or "\n" in prev.text or "\n" in prev.whitespace_
+                                 or tok.text in ("•", "●", "▪"))
+        prev = tok
+    return doc
+
+
+def _register_components() -> None:
+    from spacy.language import Language
+
+    if not Language.has_factory("gpu_mentions"):
+        Language.factory("gpu_mentions", default_config={"key": ""},
+                         func=lambda nlp, name, key: MentionComponent(_MATCHERS[key]))
+    if not Language.has_factory("zh_sentences"):
+        Language.component("zh_sentences", func=split_sentences)
+
+
+def _shift(m: Mention, by: int) -> Mention:
+    return Mention(m.start + by, m.end + by, m.text, m.kind, m.ref, m.variant)
+
+
+def _trim(text: str, s: int, e: int) -> tuple[int, int]:
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    return s, e
+
+
+def _windows(text: str, spans: list[tuple[int, int, BlockKind]], max_chars: int
+             ) -> Iterator[tuple[int, int, BlockKind]]:
+    """Blocks, each cut at line breaks (and hard-cut past ``max_chars``) so no piece is unbounded."""
+    for start, end, kind in spans:
+        pos = start
+        while pos < end:
+            stop = min(end, pos + max_chars)
+            if stop < end:
+                nl = text.rfind("\n", pos, stop)
+                if nl > pos:
+                    stop = nl + 1
+            yield pos, stop, kind
+            pos = stop
+
+
+@lru_cache(maxsize=2)
+def _segmenter(directory: Path, fp: str) -> Segmenter:
+    return Segmenter(load_reference(directory))
+
+
+def get_segmenter(ref: Reference) -> Segmenter:
+    """The cached segmenter for this reference version."""
+    return _segmenter(ref.directory, ref.fingerprint)
