@@ -1,0 +1,16 @@
+"""gpu-factcheck: fact-check Chinese articles about GPU hardware against a sourced reference table."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "check_corpus", "check_text", "claims_frame"]
+
+
+def __getattr__(name: str):  # type: ignore[no-untyped-def]
+    # the library API, imported lazily so `python -m pipeline --help` stays fast
+    if name in ("check_text", "check_corpus", "claims_frame"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

@@ -184,6 +184,24 @@ class Claim:
         }
 
 
+def claim_from_dict(d: dict[str, Any]) -> Claim:
+    """The inverse of ``Claim.to_dict`` (extra fields not in the contract are kept in ``extra``)."""
+    verdict = d.get("verdict")
+    check = None
+    if verdict:
+        check = Check(Verdict(verdict), d.get("explanation") or "", d.get("expected"), d.get("source"),
+                      d.get("source_title"))
+    known = set(Claim.__dataclass_fields__) | {"verdict", "expected", "explanation", "source", "source_title"}
+    return Claim(
+        doc_id=d["doc_id"], start=int(d["start"]), end=int(d["end"]), text=d["text"], sentence=d.get("sentence", ""),
+        sentence_index=int(d.get("sentence_index", 0)), subject=d.get("subject"),
+        subject_mention=d.get("subject_mention"), attribute=d["attribute"], value=d.get("value"),
+        unit=d.get("unit"), qualifier=Qualifier(d.get("qualifier") or "exact"),
+        multiplier=int(d.get("multiplier") or 1), detail=d.get("detail"), variant=d.get("variant"), check=check,
+        claim_id=d.get("claim_id", ""), extra={k: v for k, v in d.items() if k not in known},
+    )
+
+
 CONTRACT_FIELDS: tuple[str, ...] = (
     "doc_id", "claim_id", "start", "end", "text", "sentence", "sentence_index", "subject",
     "subject_mention", "attribute", "value", "unit", "qualifier", "multiplier", "verdict",

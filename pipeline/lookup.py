@@ -1,0 +1,54 @@
+"""Look a card up by the name an article uses: exact alias first, then fuzzy (rapidfuzz) for near misses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .normalize import normalize_key
+from .reference import Product, load_reference
+
+
+def _keys(p: Product) -> list[str]:
+    return [normalize_key(a) for a in (p.product_id, p.name, *p.aliases)]
+
+
+def find_products(query: str, reference_dir: Path) -> tuple[Product, bool, list[str]] | None:
+    """(best product, whether the match was exact, other close names) or None."""
+    from rapidfuzz import fuzz, process
+
+    ref = load_reference(reference_dir)
+    key = normalize_key(query)
+    prefixes = {normalize_key(a) for v in ref.vendors.values() for a in (*v.aliases, *v.brands)}
+    stripped = key
+    for pre in sorted(prefixes, key=len, reverse=True):
+        if stripped.startswith(pre) and len(stripped) > len(pre):
+            stripped = stripped[len(pre):]
+            break
+    for p in ref.products.values():
+        if key in _keys(p) or stripped in _keys(p):
+            return p, True, []
+    choices = {k: p.product_id for p in ref.products.values() for k in _keys(p)}
+    ranked = process.extract(stripped, list(choices), scorer=fuzz.WRatio, limit=8)
+    seen: list[str] = []
+    for _k, score, _i in ranked:
+        pid = choices[_k]
+        if score >= 60 and pid not in seen:
+            seen.append(pid)
+    if not seen:
+        return None
+    return ref.products[seen[0]], False, [ref.products[p].name for p in seen[1:4]]
+
+
+def spec_rows(product_id: str, reference_dir: Path) -> list[tuple[str, str, str, str]]:
+    """(variant, attribute, value with unit and scope, source title + URL) for every spec of a product."""
+    ref = load_reference(reference_dir)
+    rows = []
+    for (pid, _attr), specs in sorted(ref.specs.items()):
+        if pid != product_id:
+            continue
+        for r in specs:
+            value = f"{r.value:g}" if isinstance(r.value, float) else str(r.value)
+            scope = f" ({r.scope})" if r.scope else ""
+            rows.append((r.variant, r.attribute + scope, f"{value} {r.unit}".strip(),
+                         f"{r.source_title} <{r.source_url}>"))
+    return rows
