@@ -1,10 +1,210 @@
-"""Findings about code blocks (issue 5): filled in below."""
+"""Findings about the Python code an article shows: syntax, undefined names (pyflakes), deprecated APIs (a sourced
+table in reference/deprecated_apis.csv), and prose promises the code does not keep (multi-GPU, running on a GPU).
+
+Each finding is a claim with ``attribute="code"`` and ``verdict="code_issue"``, spanning the offending line.
+"""
 
 from __future__ import annotations
 
-from .records import Claim, Document
+import ast
+import csv
+import re
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .normalize import normalize
+from .records import BlockKind, Check, Claim, Document, Qualifier, Verdict
 from .reference import Reference
+
+PYFLAKES_URL = "https://pypi.org/project/pyflakes/"
+PYFLAKES_TITLE = "pyflakes: passive checker of Python programs"
+PYTHON_SYNTAX_URL = "https://docs.python.org/3/reference/grammar.html"
+
+_MULTI_GPU_PROSE = re.compile(r"多GPU|多卡|多显卡|多块显卡|多张显卡|多张卡|多个GPU|多块GPU|数据并行|模型并行|分布式训练")
+_GPU_PROSE = re.compile(r"(使用|用|在)\s*(?:[A-Za-z]*\s*)?(?:[A-Z]{1,2}\d{2,4}|GPU|显卡)\s*(?:GPU|显卡)?\s*(进行|训练|上|加速)")
+_MULTI_GPU_CODE = re.compile(r"DataParallel|DistributedDataParallel|device_count|MirroredStrategy|tf\.distribute|"
+                             r"cuda\(\s*1\s*\)|cuda:1|accelerate|deepspeed", re.I)
+_WRAPS_MODEL = re.compile(r"DataParallel|DistributedDataParallel")
+_ON_GPU_CODE = re.compile(r"\.cuda\(|\.to\(|device\s*=|tf\.device\(|['\"]cuda|/GPU:")
+
+
+@dataclass(frozen=True)
+class Deprecated:
+    api: str
+    replacement: str
+    note_zh: str
+    source_url: str
+    source_title: str
+
+
+@lru_cache(maxsize=4)
+def deprecated_apis(reference_dir: Path) -> tuple[Deprecated, ...]:
+    path = reference_dir / "deprecated_apis.csv"
+    if not path.exists():
+        return ()
+    with open(path, encoding="utf-8", newline="") as f:
+        return tuple(Deprecated(r["api"], r["replacement"], r["note_zh"], r["source_url"], r["source_title"])
+                     for r in csv.DictReader(f))
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int  # 1-based line inside the code block
+    kind: str
+    message: str
+    expected: str | None = None
+    source: str | None = None
+    source_title: str | None = None
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _aliases(tree: ast.AST) -> dict[str, str]:
+    """import torch.nn.functional as F -> {'F': 'torch.nn.functional'}."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _undefined_names(code: str, prelude: str) -> Iterator[tuple[int, str]]:
+    """(line in ``code``, name) for every name pyflakes finds undefined; earlier blocks count as defined."""
+    from pyflakes import checker, messages
+
+    full = prelude + code
+    offset = prelude.count("\n")
+    try:
+        tree = ast.parse(full)
+    except SyntaxError:
+        return
+    w = checker.Checker(tree, filename="<article>")
+    for msg in w.messages:
+        if isinstance(msg, messages.UndefinedName) and msg.lineno > offset:
+            yield msg.lineno - offset, str(msg.message_args[0])
+
+
+def check_code(code: str, *, prelude: str = "", prose: str = "",
+               deprecated: tuple[Deprecated, ...] = ()) -> list[Finding]:
+    """Findings for one code block (dedented), given the code before it and the prose that introduces it."""
+    findings: list[Finding] = []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as e:
+        line = e.lineno or 1
+        return [Finding(line, "syntax_error", f"代码第{line}行有语法错误（{e.msg}），读者复制后无法运行。", None,
+                        PYTHON_SYNTAX_URL, "The Python Language Reference: Full Grammar specification")]
+    for line, name in _undefined_names(code, prelude):
+        findings.append(Finding(line, f"undefined_name:{name}",
+                                f"代码第{line}行使用了未定义的名称 {name}（前文代码中也没有定义或导入），直接运行会报 NameError。",
+                                None, PYFLAKES_URL, PYFLAKES_TITLE))
+    aliases = {**(_aliases(ast.parse(prelude)) if prelude.strip() else {}), **_aliases(tree)}
+    seen: set[tuple[int, str]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        name = _dotted(node)
+        if not name:
+            continue
+        head, _, rest = name.partition(".")
+        full = f"{aliases.get(head, head)}.{rest}" if rest else aliases.get(head, head)
+        for d in deprecated:
+            if (full == d.api or name == d.api) and (node.lineno, d.api) not in seen:
+                seen.add((node.lineno, d.api))
+                findings.append(Finding(node.lineno, f"deprecated_api:{d.api}",
+                                        f"代码第{node.lineno}行：{d.note_zh}", d.replacement, d.source_url,
+                                        d.source_title))
+    findings += _promises(code, prose)
+    return sorted(findings, key=lambda f: (f.line, f.kind))
+
+
+def _promises(code: str, prose: str) -> list[Finding]:
+    """What the text around the code says it does, against what it does."""
+    comments = "\n".join(line.split("#", 1)[1] for line in code.splitlines() if "#" in line)
+    said = normalize(prose + "\n" + comments)
+    out: list[Finding] = []
+    first = next((i for i, line in enumerate(code.splitlines(), 1) if line.strip()), 1)
+    if _MULTI_GPU_PROSE.search(said) and not _MULTI_GPU_CODE.search(code):
+        out.append(Finding(first, "claim_not_in_code:multi_gpu",
+                           "文中说这段代码使用多GPU/多卡并行，但代码里没有 DataParallel、DistributedDataParallel "
+                           "或把模型分到多张卡上的操作。", "nn.parallel.DistributedDataParallel 或 nn.DataParallel",
+                           "https://pytorch.org/tutorials/intermediate/ddp_tutorial.html",
+                           "Getting Started with Distributed Data Parallel (PyTorch Tutorials)"))
+    if (_GPU_PROSE.search(said) or _WRAPS_MODEL.search(code)) and not _ON_GPU_CODE.search(code):
+        out.append(Finding(first, "claim_not_in_code:on_gpu",
+                           "文中说在GPU上训练，但代码从未把模型或数据放到GPU上（没有 .to(device) / .cuda()），"
+                           "实际会在CPU上运行。", "model.to(\"cuda\") 以及把每个批次的数据 .to(\"cuda\")",
+                           "https://pytorch.org/docs/stable/notes/cuda.html", "CUDA semantics (PyTorch documentation)"))
+    return out
 
 
 def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
-    return []
+    """Findings for every code block of a document, as ``code_issue`` claims on the offending lines."""
+    blocks = [b for b in doc.blocks if b.kind is BlockKind.CODE]
+    if not blocks:
+        return []
+    deprecated = deprecated_apis(ref.directory)
+    claims: list[Claim] = []
+    prelude = ""
+    prev_end = 0
+    for n, block in enumerate(blocks):
+        raw = doc.text[block.start:block.end]
+        code = textwrap.dedent(raw.replace("\r\n", "\n"))
+        prose = _preceding_prose(doc, prev_end, block.start)
+        for f in check_code(code, prelude=prelude, prose=prose, deprecated=deprecated):
+            start, end = _line_span(doc.text, block.start, f.line)
+            claims.append(Claim(
+                doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=doc.text[start:end],
+                sentence_index=-1 - n, subject=None, subject_mention=None, attribute="code", value=f.kind,
+                unit=None, qualifier=Qualifier.EXACT, multiplier=1, detail=f"代码块{n + 1}第{f.line}行",
+                check=Check(Verdict.CODE_ISSUE, f.message, f.expected, f.source, f.source_title),
+                extra={"offset_in_sentence": 0},
+            ))
+        try:
+            ast.parse(code)
+            prelude += code + "\n"
+        except SyntaxError:
+            pass
+        prev_end = block.end
+    return claims
+
+
+def _preceding_prose(doc: Document, since: int, until: int) -> str:
+    """The prose that introduces a code block: from the nearest heading (or the previous block) up to it."""
+    heading = max((b.start for b in doc.blocks if b.kind is BlockKind.HEADING and b.start < until), default=0)
+    since = max(since, heading)
+    parts = [doc.text[b.start:b.end] for b in doc.blocks
+             if b.kind in (BlockKind.PROSE, BlockKind.HEADING) and since <= b.start < until]
+    return "\n".join(parts)[-400:]
+
+
+def _line_span(text: str, block_start: int, line: int) -> tuple[int, int]:
+    pos = block_start
+    for _ in range(line - 1):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            break
+        pos = nl + 1
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    if end > pos and text[end - 1] == "\r":
+        end -= 1
+    while pos < end and text[pos] in " \t":
+        pos += 1
+    return pos, max(end, pos)
