@@ -18,7 +18,7 @@ from .check import CheckContext, check_claims
 from .config import Config
 from .errors import InputError
 from .extract.claims import extract_claims
-from .records import Block, BlockKind, Claim, Document, DocumentResult, Format, Status
+from .records import Claim, Document, DocumentResult, Format, Status
 from .reference import Reference, load_reference
 
 if TYPE_CHECKING:
@@ -71,15 +71,12 @@ def analyse(doc: Document, ref: Reference, config: Config | None = None) -> tupl
     return _with_ids(checked), mention_counts(seg.mentions, ref)
 
 
-def document_from_text(text: str, doc_id: str = "text.txt") -> Document:
-    """A Document for a string (one prose block), as ingest would make for a plain-text file."""
-    from .ingest import structure_text
+def document_from_text(text: str, doc_id: str = "text.txt", fmt: Format = Format.TXT) -> Document:
+    """A Document for a string, mapped (title, headings, code, tables) as ingest maps a file of that format."""
+    from .ingest import parse_text
 
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    try:
-        return structure_text(text, doc_id=doc_id, sha256=sha)
-    except (ImportError, AttributeError):
-        return Document(doc_id, doc_id, Format.TXT, text, sha, blocks=(Block(0, len(text), BlockKind.PROSE),))
+    return parse_text(text, fmt, doc_id=doc_id, sha256=sha)
 
 
 def check_text(text: str, *, doc_id: str = "text.txt", reference_dir: Path | None = None) -> list[Claim]:

@@ -189,6 +189,10 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     tol = tol or Tolerance()
     if claim.attribute == "manufacturer":
         return _check_manufacturer(claim, ref)
+    if claim.attribute in ("concept", "positioning", "precision"):
+        from .concept_check import check_concept
+
+        return check_concept(claim, ref)
     if claim.attribute == "interconnect_bandwidth" and claim.subject in ref.links:
         return _check_link(claim, ref, tol)
     name = ref.name(claim.subject or "")

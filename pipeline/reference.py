@@ -14,6 +14,7 @@ from .errors import ReferenceTableError
 from .normalize import normalize_key
 
 TABLES: tuple[str, ...] = ("vendors", "products", "series", "specs", "links", "terms")
+OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis")
 
 NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "cuda_cores", "stream_processors", "tensor_cores", "memory_size", "memory_bandwidth",
@@ -121,6 +122,8 @@ class Reference:
     links: dict[str, Link]
     terms: dict[str, Term]
     specs: dict[tuple[str, str], list[SpecRow]] = field(default_factory=dict)
+    # (architecture, precision) -> (supported, source_url, source_title), from the optional precisions.csv
+    precisions: dict[tuple[str, str], tuple[bool, str, str]] = field(default_factory=dict)
 
     def rows(self, product_id: str, attribute: str) -> list[SpecRow]:
         return self.specs.get((product_id, attribute), [])
@@ -172,7 +175,7 @@ class Reference:
 
 def fingerprint(directory: Path) -> str:
     h = hashlib.sha256()
-    for name in TABLES:
+    for name in (*TABLES, *OPTIONAL_TABLES):
         path = directory / f"{name}.csv"
         h.update(name.encode())
         if path.exists():
@@ -193,6 +196,10 @@ def read_tables(directory: Path) -> dict[str, pd.DataFrame]:
             frames[name] = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
         except (ValueError, UnicodeDecodeError) as e:
             raise ReferenceTableError(f"cannot read {path}: {e}. Save it as UTF-8 CSV with a header row.") from e
+    for name in OPTIONAL_TABLES:
+        path = directory / f"{name}.csv"
+        if path.exists():
+            frames[name] = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
     return frames
 
 
@@ -270,7 +277,13 @@ def build(directory: Path, frames: dict[str, pd.DataFrame]) -> Reference:
             title = first.source_title if first else v.source_title
             specs[(p.product_id, "manufacturer")].append(
                 SpecRow(p.product_id, "base", "manufacturer", "", v.vendor_id, "", url, title))
-    return Reference(directory, fingerprint(directory), vendors, products, series, links, terms, dict(specs))
+    precisions: dict[tuple[str, str], tuple[bool, str, str]] = {}
+    if "precisions" in frames:
+        for r in frames["precisions"].to_dict("records"):
+            precisions[(_g(r, "architecture"), _g(r, "precision").upper())] = (
+                _g(r, "supported").lower() == "true", _g(r, "source_url"), _g(r, "source_title"))
+    return Reference(directory, fingerprint(directory), vendors, products, series, links, terms, dict(specs),
+                     precisions)
 
 
 @lru_cache(maxsize=4)

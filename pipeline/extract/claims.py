@@ -10,6 +10,7 @@ from ..records import BlockKind, Claim, Document, Mention, Qualifier, Sentence
 from ..reference import Reference
 from ..segment import Segmented
 from . import cues
+from .concepts import concept_drafts
 from .quantities import Quantity, find_quantities
 from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, resolve, update_topic
 from .tables import table_claims
@@ -96,6 +97,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _mention_drafts(text, mentions, state, ref)
     drafts += _manufacturer_drafts(text, mentions, state, ref)
     drafts += _tensor_presence_drafts(text, mentions, state)
+    drafts += concept_drafts(text, mentions, state, ref)
     return drafts
 
 

@@ -1,0 +1,124 @@
+"""Technology and concept statements: what a technology is said to be or do, what a card is said to be for, which
+number formats it is said to support, and hardware a card is said to carry.
+
+The patterns are linguistic (what is predicated of a term), the facts come from the reference: a term's category
+(terms.csv), a card's positioning and interface (products.csv, specs.csv), precision support by architecture
+(precisions.csv).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..records import Mention
+from ..reference import Reference
+from . import cues
+from .subjects import DocState, Subject, resolve
+
+# what a sentence may predicate of a technology, by the category that predicate implies
+PREDICATES: dict[str, re.Pattern[str]] = {
+    # "…是…显存", "用来存放…", "支持更大的显存容量": the term is memory / adds capacity
+    "memory": re.compile(r"(?:是|作为|相当于)[^,;。]{0,16}(?:显存|内存|存储器)|存放|存储(?!器访问)|"
+                         r"(?:更大|扩大|增加|提升)[^,;。]{0,4}(?:显存|内存)容量"),
+    # "独立焊接在PCB上的…颗粒": a cache presented as separate memory chips
+    "memory_chip": re.compile(r"焊接|颗粒|独立的?(?:显存|内存)芯片"),
+    # "可以实现多显卡并行计算", "把多张卡合并成一张": joining several GPUs into one
+    "multi_gpu_pooling": re.compile(r"多(?:显卡|卡|块显卡|张显卡|个GPU|块GPU|张卡)[^,;。]{0,6}(?:并行|并联|协同)|"
+                                    r"(?:合并|并联|组合|聚合)成?[^,;。]{0,8}(?:一张|一块|一个)|把多[张块个][^,;。]{0,12}"
+                                    r"(?:合并|并联|组合)"),
+}
+# which predicates contradict which term categories
+WRONG_FOR: dict[str, frozenset[str]] = {
+    "compute_unit": frozenset({"memory", "memory_chip"}),
+    "cache": frozenset({"memory_chip"}),
+    "virtualization": frozenset({"multi_gpu_pooling"}),
+    "partitioning": frozenset({"multi_gpu_pooling"}),
+}
+PREDICATE_ZH = {"memory": "显存/存储容量", "memory_chip": "独立的显存颗粒", "multi_gpu_pooling": "把多块GPU并联成一块",
+                "model": "模型"}
+_CALLED_MODEL_BEFORE = re.compile(r"模型\s*(?:如|例如|比如|包括|像|有)\s*$")
+_CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)?模型")
+_ANAPHOR = re.compile(r"^\s*(?:这|它|其|该)")
+_POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)(?:平台|卡|加速卡|GPU|芯片)|"
+                       r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)")
+_REDUNDANT_PSU = re.compile(r"冗余电源")
+_BUILTIN_STACK = re.compile(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
+_PRECISIONS = re.compile(r"(?:FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4)(?:\s*(?:、|和|及|与|/|,)\s*(?:FP64|FP32|TF32|BF16|"
+                         r"FP16|FP8|INT8|INT4))*", re.I)
+
+
+def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list:  # type: ignore[type-arg]
+    """Drafts (see claims.Draft) for concept statements in one sentence."""
+    from .claims import Draft
+
+    out: list[Draft] = []
+    for m in mentions:
+        if m.kind != "term" or m.ref not in ref.terms:
+            continue
+        term = ref.terms[m.ref]
+        cs, ce = cues.clause_bounds(text, m.start)
+        if cues.NEGATION.search(text[cs:ce]):
+            continue
+        # the predicate: the rest of the clause, and the next clause when it refers back (这是…)
+        end, span_start = ce, m.start
+        nxt = text[ce + 1:] if ce < len(text) else ""
+        if _ANAPHOR.match(nxt):
+            _ns, end = cues.clause_bounds(text, ce + 1)
+        rest = text[m.end:end]
+        for kind, pattern in PREDICATES.items():
+            hit = pattern.search(rest)
+            if hit and (kind in WRONG_FOR.get(term.category, ()) or _is_claim_of(kind, term.category)):
+                if m.end + hit.start() > ce:  # said of it in the next clause (这是…): flag that clause only
+                    span_start = ce + 1 + len(nxt) - len(nxt.lstrip())
+                out.append(Draft(span_start, m.end + hit.end(), Subject(term.term_id, m.text, None), "concept",
+                                 kind, None, detail=PREDICATE_ZH[kind]))
+                break
+        if term.category in ("dataset", "benchmark") and (
+                _CALLED_MODEL_BEFORE.search(text[cs:m.start]) or _CALLED_MODEL_AFTER.match(text[m.end:ce])):
+            start = text.rfind("模型", cs, m.start)
+            out.append(Draft(start if start >= 0 else m.start, m.end, Subject(term.term_id, m.text, None), "concept",
+                             "model", None, detail="模型"))
+    out += _product_drafts(text, mentions, state, ref)
+    return out
+
+
+def _is_claim_of(kind: str, category: str) -> bool:
+    """A predicate that fits the term's own category is a (true) claim worth confirming."""
+    return (kind, category) in {("memory", "memory"), ("multi_gpu_pooling", "interconnect")}
+
+
+def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list:  # type: ignore[type-arg]
+    from .claims import Draft
+
+    out: list[Draft] = []
+    for m in _POSITION.finditer(text):
+        what = m.group("what") or m.group("what2")
+        cs, ce = cues.clause_bounds(text, m.start())
+        if cues.NEGATION.search(text[cs:ce]):
+            continue
+        for subj in resolve(text, m.start(), mentions, state):
+            if subj.ref in ref.products:
+                out.append(Draft(m.start(), m.end(), subj, "positioning",
+                                 "training" if what == "训练" else "inference", None))
+    for pattern, value in ((_REDUNDANT_PSU, "redundant_psu"), (_BUILTIN_STACK, "builtin_framework")):
+        for m in pattern.finditer(text):
+            for subj in resolve(text, m.start(), mentions, state):
+                if subj.ref in ref.products:
+                    start = _verb_start(text, m.start())
+                    out.append(Draft(start, m.end(), subj, "concept", value, None))
+    for m in _PRECISIONS.finditer(text):
+        cs, _ce = cues.clause_bounds(text, m.start())
+        left = text[cs:m.start()]
+        if not re.search(r"支持\s*$", left) or cues.NEGATION.search(left):
+            continue
+        names = sorted({p.upper() for p in re.findall(r"FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4", m.group(0), re.I)})
+        for subj in resolve(text, m.start(), mentions, state):
+            if subj.ref in ref.products:
+                out.append(Draft(m.start(), m.end(), subj, "precision", "|".join(names), None))
+    return out
+
+
+def _verb_start(text: str, pos: int) -> int:
+    """Start the span at the verb before the phrase (采用冗余电源, 内置了…)."""
+    m = re.search(r"(采用|配备|具有|拥有|带有|设计了?)\s*$", text[max(0, pos - 4):pos])
+    return pos - len(m.group(0)) if m else pos

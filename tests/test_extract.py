@@ -1,0 +1,264 @@
+"""Claim extraction and checking on sentences written for the tests (none comes from the seed or dev articles)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.api import analyse, check_text
+from pipeline.ingest import read_document
+from pipeline.records import Claim, Qualifier, Verdict
+
+
+def claims_for(text: str) -> list[Claim]:
+    return check_text(text, doc_id="t.txt")
+
+
+def find(claims: list[Claim], fragment: str, attribute: str | None = None) -> Claim:
+    hits = [c for c in claims if fragment in c.text and (attribute is None or c.attribute == attribute)]
+    assert hits, f"no claim with {fragment!r} ({attribute}) in {[(c.text, c.attribute) for c in claims]}"
+    return hits[0]
+
+
+def flags(claims: list[Claim]) -> list[Claim]:
+    return [c for c in claims if c.verdict is not None and c.verdict.is_flag]
+
+
+# fmt: off
+SPEC_CASES = [
+    # text, fragment, attribute, subject, verdict
+    ("H100 SXM5拥有16896个CUDA核心。", "16896", "cuda_cores", "nvidia_h100", Verdict.SUPPORTED),
+    ("H100 SXM5拥有18000个CUDA核心。", "18000", "cuda_cores", "nvidia_h100", Verdict.CONTRADICTED),
+    ("这块RTX 4090配备了24GB的GDDR6X显存。", "24GB", "memory_size", "nvidia_rtx_4090", Verdict.SUPPORTED),
+    ("这块RTX 4090配备了24GB的GDDR6X显存。", "GDDR6X", "memory_type", "nvidia_rtx_4090", Verdict.SUPPORTED),
+    ("这块RTX 4090配备了32GB的GDDR7显存。", "32GB", "memory_size", "nvidia_rtx_4090", Verdict.CONTRADICTED),
+    ("这块RTX 4090配备了32GB的GDDR7显存。", "GDDR7", "memory_type", "nvidia_rtx_4090", Verdict.CONTRADICTED),
+    ("MI300X的显存带宽为5.3TB/s。", "5.3TB/s", "memory_bandwidth", "amd_mi300x", Verdict.SUPPORTED),
+    ("T4的整卡功耗为70W，显存带宽为320GB/s。", "70W", "tdp", "nvidia_t4", Verdict.SUPPORTED),
+    ("L40S基于Ada Lovelace架构。", "Ada Lovelace", "architecture", "nvidia_l40s", Verdict.SUPPORTED),
+    ("L40S基于Hopper架构。", "Hopper", "architecture", "nvidia_l40s", Verdict.CONTRADICTED),
+    ("V100采用GV100核心。", "GV100", "gpu_chip", "nvidia_tesla_v100", Verdict.SUPPORTED),
+    ("RX 6900 XT拥有5120个流处理器。", "5120", "stream_processors", "amd_rx_6900_xt", Verdict.SUPPORTED),
+    ("RTX 4090的L2缓存为72MB。", "72MB", "cache_size", "nvidia_rtx_4090", Verdict.SUPPORTED),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "fragment", "attribute", "subject", "verdict"), SPEC_CASES)
+def test_spec_claims(text: str, fragment: str, attribute: str, subject: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), fragment, attribute)
+    assert c.subject == subject
+    assert c.verdict is verdict, c.check
+    assert c.check is not None and c.check.explanation
+    if verdict is Verdict.CONTRADICTED:
+        assert c.check.expected and c.check.source and c.check.source.startswith("http")
+
+
+# fmt: off
+QUALIFIER_CASES = [
+    ("A800的显存最高可达80GB。", "80GB", Qualifier.UP_TO, Verdict.SUPPORTED),
+    ("RTX 4090显存带宽高达1.5TB/s。", "1.5TB/s", Qualifier.UP_TO, Verdict.CONTRADICTED),
+    ("L4的功耗约70W。", "70W", Qualifier.APPROX, Verdict.SUPPORTED),
+    ("L4的功耗约40W。", "40W", Qualifier.APPROX, Verdict.CONTRADICTED),
+    ("H100 SXM5拥有超过15000个CUDA核心。", "15000", Qualifier.AT_LEAST, Verdict.SUPPORTED),
+    ("T4拥有超过500个Tensor Core。", "500", Qualifier.AT_LEAST, Verdict.CONTRADICTED),
+    ("T4的功耗不到80W。", "80W", Qualifier.AT_MOST, Verdict.SUPPORTED),
+    ("H100 SXM5的功耗低于500W。", "500W", Qualifier.AT_MOST, Verdict.CONTRADICTED),
+    ("A100的显存有40GB到80GB两种。", "40GB到80GB", Qualifier.RANGE, Verdict.SUPPORTED),
+    ("A100的显存有40GB或96GB两种。", "40GB或96GB", Qualifier.RANGE, Verdict.CONTRADICTED),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "fragment", "qualifier", "verdict"), QUALIFIER_CASES)
+def test_qualifiers(text: str, fragment: str, qualifier: Qualifier, verdict: Verdict) -> None:
+    c = find(claims_for(text), fragment)
+    assert c.qualifier is qualifier
+    assert c.verdict is verdict, c.check
+
+
+def test_number_forms_chinese_numeral_fullwidth_traditional() -> None:
+    cs = claims_for("H100 SXM5拥有一万六千八百九十六个CUDA核心，配備８０ＧＢ記憶體，記憶體頻寬為３．３５ＴＢ/ｓ。")
+    assert find(cs, "一万", "cuda_cores").value == 16896
+    size = find(cs, "８０ＧＢ", "memory_size")
+    assert size.value == 80 and size.verdict is Verdict.SUPPORTED
+    bw = find(cs, "３．３５", "memory_bandwidth")
+    assert bw.value == 3350 and bw.verdict is Verdict.SUPPORTED
+
+
+def test_rounding_depends_on_written_precision() -> None:
+    # 2TB/s is a rounded marketing figure for 2039 GB/s; 1990 GB/s is written to the unit and is wrong
+    assert find(claims_for("A100 80GB SXM4的显存带宽约为2TB/s。"), "2TB/s").verdict is Verdict.SUPPORTED
+    assert find(claims_for("A100 80GB SXM4的显存带宽为1990GB/s。"), "1990").verdict is Verdict.CONTRADICTED
+
+
+def test_bits_for_bytes_is_a_unit_slip() -> None:
+    c = find(claims_for("L4的显存带宽为300Gb/s。"), "300Gb/s")
+    assert c.verdict is Verdict.CONTRADICTED
+    assert "Gb/s" in c.check.explanation  # type: ignore[union-attr]
+
+
+def test_per_pin_rate_is_not_bandwidth() -> None:
+    cs = claims_for("RTX 4090的GDDR6X显存速率为21Gb/s。")
+    assert not [c for c in cs if c.attribute == "memory_bandwidth"]
+
+
+def test_subject_from_topic_and_pronoun() -> None:
+    cs = claims_for("下面介绍L40S。它配备48GB显存，功耗350W。")
+    assert find(cs, "48GB").subject == "nvidia_l40s"
+    assert find(cs, "350W").verdict is Verdict.SUPPORTED
+
+
+def test_former_and_latter() -> None:
+    cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
+    assert find(cs, "700W").subject == "nvidia_h100"
+    assert find(cs, "400W").subject == "nvidia_a100"
+    assert not flags(cs)
+
+
+def test_comparison_owner_and_upgrade_target() -> None:
+    cs = claims_for("H200把显存容量从H100的80GB提高到141GB。")
+    assert find(cs, "80GB").subject == "nvidia_h100"
+    assert find(cs, "141GB").subject == "nvidia_h200"
+    assert not flags(cs)
+
+
+def test_previous_generation_and_requirements_are_not_claims() -> None:
+    cs = claims_for("RTX 4090的L2缓存从上一代的6MB增加到72MB。运行一个130亿参数的模型大约需要26GB显存。")
+    assert not [c for c in cs if "6MB" in c.text]
+    assert not [c for c in cs if "26GB" in c.text]
+    assert not flags(cs)
+
+
+def test_negated_statement_is_not_flagged() -> None:
+    assert not flags(claims_for("L40S并不是HBM3显存的产品，它用的是GDDR6。"))
+
+
+def test_aggregate_multiplier_and_wrong_base() -> None:
+    cs = claims_for("双H100 SXM5的服务器，显存合计160GB，显存带宽合计为4TB/s。")
+    total = find(cs, "160GB")
+    assert total.multiplier == 2 and total.verdict is Verdict.SUPPORTED
+    wrong = find(cs, "4TB/s")
+    assert wrong.multiplier == 2 and wrong.verdict is Verdict.CONTRADICTED
+    assert "× 2" in wrong.check.explanation  # type: ignore[union-attr]
+
+
+def test_times_notation_and_list_of_totals() -> None:
+    cs = claims_for("一台4×L40S工作站：\n- 显存总量：4 × 48GB = 192GB；\n- GPU功耗合计：1400W。")
+    assert find(cs, "192GB").multiplier == 4
+    assert find(cs, "1400W").multiplier == 4
+    assert not flags(cs)
+
+
+def test_chip_substitution_carries_to_later_mentions() -> None:
+    text = ("这款A2推理卡采用了英伟达的H100 GPU。\n"
+            "H100 GPU配备80GB显存，带宽3.35TB/s。\n"
+            "与H100相比，A2的功耗低得多。")
+    cs = claims_for(text)
+    chip = find(cs, "H100 GPU", "gpu_chip")
+    assert chip.subject == "nvidia_a2" and chip.verdict is Verdict.MISATTRIBUTED
+    size = find(cs, "80GB")
+    assert size.subject == "nvidia_a2" and size.verdict is Verdict.MISATTRIBUTED
+    assert find(cs, "3.35TB/s").subject == "nvidia_a2"
+
+
+def test_misattribution_needs_the_other_card_in_the_article() -> None:
+    named = find(claims_for("A30和A100都很常见。A30拥有6912个CUDA核心。"), "6912")
+    assert named.verdict is Verdict.MISATTRIBUTED
+    alone = find(claims_for("A30拥有6912个CUDA核心。"), "6912")
+    assert alone.verdict is Verdict.CONTRADICTED
+
+
+def test_series_claim_holds_if_a_member_fits() -> None:
+    cs = claims_for("AMD的RX 6000系列显存带宽最高为512GB/s。另外RX 6000系列的显存带宽达到了2TB/s。")
+    assert find(cs, "512GB/s").verdict is Verdict.SUPPORTED
+    assert find(cs, "2TB/s").verdict is Verdict.CONTRADICTED
+
+
+def test_flag_covers_only_the_false_part() -> None:
+    c = find(claims_for("RX 6800采用Infinity Cache技术，显存带宽达到了900GB/s。"), "900GB/s")
+    assert c.verdict is Verdict.CONTRADICTED
+    assert c.text == "900GB/s"
+
+
+def test_effective_bandwidth_is_its_own_attribute() -> None:
+    cs = claims_for("RX 6900 XT的GDDR6显存带宽为512GB/s，借助Infinity Cache，有效带宽最高约1664GB/s。")
+    assert find(cs, "512GB/s").attribute == "memory_bandwidth"
+    assert find(cs, "1664").attribute == "effective_bandwidth"
+    assert not flags(cs)
+
+
+def test_tesla_brand_versus_tesla_company() -> None:
+    cs = claims_for("特斯拉V100是英伟达推出的计算卡。特斯拉T4由特斯拉公司设计。")
+    ok = [c for c in cs if c.attribute == "manufacturer" and c.subject == "nvidia_tesla_v100"]
+    assert ok and ok[0].verdict is Verdict.SUPPORTED
+    wrong = [c for c in cs if c.attribute == "manufacturer" and c.subject == "nvidia_t4"]
+    assert wrong and wrong[0].verdict is Verdict.CONTRADICTED
+
+
+def test_technology_credited_to_a_rival() -> None:
+    cs = claims_for("英特尔的NVLink让多卡互联更快。")
+    c = find(cs, "NVLink", "manufacturer")
+    assert c.verdict is Verdict.CONTRADICTED
+    assert find(claims_for("AMD的ROCm生态正在完善。"), "ROCm", "manufacturer").verdict is Verdict.SUPPORTED
+
+
+def test_tensor_core_presence() -> None:
+    assert find(claims_for("P40支持Tensor Core。"), "Tensor Core").verdict is Verdict.CONTRADICTED
+    assert find(claims_for("L4配备第四代Tensor Core。"), "Tensor Core").verdict is Verdict.SUPPORTED
+
+
+def test_pcie_direction() -> None:
+    cs = claims_for("PCIe 5.0 x16的单向带宽约64GB/s，双向约128GB/s。")
+    assert not flags(cs) and len([c for c in cs if c.attribute == "interconnect_bandwidth"]) == 2
+    wrong = find(claims_for("PCIe 4.0 x16的单向带宽约64GB/s。"), "64GB/s")
+    assert wrong.verdict is Verdict.CONTRADICTED
+
+
+def test_unknown_card_is_unverifiable_not_flagged() -> None:
+    cs = claims_for("某国产X9000加速卡配备96GB显存。")
+    assert not flags(cs)
+
+
+def test_offsets_and_text_match_source() -> None:
+    text = "\ufeff" * 0 + "RTX 4090配备24GB显存。\r\n它的功耗为450W。"
+    for c in claims_for(text):
+        assert text[c.start:c.end] == c.text
+
+
+def test_claim_ids_stable_and_unique() -> None:
+    text = "H100 SXM5拥有16896个CUDA核心和528个Tensor Core。"
+    a, b = claims_for(text), claims_for("前言。\n" + text)
+    assert len({c.claim_id for c in a}) == len(a)
+    assert {c.claim_id for c in a} == {c.claim_id for c in b}
+
+
+def test_markdown_table_cells(tmp_path: Path, ref) -> None:  # type: ignore[no-untyped-def]
+    md = tmp_path / "t.md"
+    md.write_text(
+        "# 两张卡\n\n| 型号 | CUDA核心 | 显存 | 带宽 |\n|---|---|---|---|\n"
+        "| H100 SXM5 | 16896 | 80GB | 3.35 TB/s |\n| L4 | 7424 | 24GB | 500 GB/s |\n", encoding="utf-8")
+    doc = read_document(md, tmp_path)
+    claims, _ = analyse(doc, ref)
+    by_text = {(c.text.strip(), c.subject): c for c in claims}
+    assert by_text[("16896", "nvidia_h100")].verdict is Verdict.SUPPORTED
+    assert by_text[("500 GB/s", "nvidia_l4")].verdict is Verdict.CONTRADICTED
+    assert by_text[("24GB", "nvidia_l4")].verdict is Verdict.SUPPORTED
+    for c in claims:
+        assert doc.text[c.start:c.end] == c.text
+
+
+def test_html_table_column_subjects(tmp_path: Path, ref) -> None:  # type: ignore[no-untyped-def]
+    page = tmp_path / "t.html"
+    page.write_text(
+        "<html><body><nav>首页</nav><article><h1>对比</h1><table>"
+        "<tr><th>项目</th><th>A100 40GB</th><th>H100 SXM5</th></tr>"
+        "<tr><td>显存带宽</td><td>2039 GB/s</td><td>3350 GB/s</td></tr>"
+        "<tr><td>TDP</td><td>400 W</td><td>700 W</td></tr>"
+        "</table></article></body></html>", encoding="utf-8")
+    doc = read_document(page, tmp_path)
+    claims, _ = analyse(doc, ref)
+    wrong = [c for c in claims if c.text.startswith("2039")]
+    assert wrong and wrong[0].subject == "nvidia_a100" and wrong[0].verdict is Verdict.CONTRADICTED
+    assert [c for c in claims if c.text.startswith("3350")][0].verdict is Verdict.SUPPORTED
