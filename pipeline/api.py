@@ -62,7 +62,7 @@ def analyse(doc: Document, ref: Reference, config: Config | None = None) -> tupl
     from .segment import get_segmenter
 
     config = config or Config()
-    seg = get_segmenter(ref).segment(doc, max_chars=config.max_sentence_chars)
+    seg = get_segmenter(ref).segment(doc, max_chars=config.window_chars)
     claims = extract_claims(doc, seg, ref)
     ctx = CheckContext(named={m.ref for m in seg.mentions if m.kind == "product"})
     checked = check_claims(claims, ref, ctx, config.tolerance)

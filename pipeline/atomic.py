@@ -1,7 +1,10 @@
-"""Atomic file writes: a temp file in the same folder, fsync, then os.replace.
+"""Atomic file writes: a temp file in the same folder, (fsync,) then os.replace.
 
 A reader sees either the old file or the complete new one, never a half-written file,
 and an exception mid-write leaves the old file untouched and no temp file behind.
+The rename alone survives a killed process; ``durable=True`` also fsyncs the file and
+its folder so that it survives a power cut (used for the run tables, not for every
+per-document report, where thousands of fsyncs would dominate the run time).
 """
 
 from __future__ import annotations
@@ -44,10 +47,11 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _commit(tmp: Path, path: Path) -> None:
+def _commit(tmp: Path, path: Path, durable: bool = True) -> None:
     os.chmod(tmp, _FILE_MODE)  # mkstemp creates 0600; give the file ordinary permissions
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    if durable:
+        _fsync_dir(path.parent)
 
 
 def _discard(tmp: Path) -> None:
@@ -55,24 +59,25 @@ def _discard(tmp: Path) -> None:
         tmp.unlink()
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = False) -> None:
     """Write ``data`` to ``path`` atomically; the folder must exist."""
     path = Path(path)
     fd, tmp = _open_temp(path)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _commit(tmp, path)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        _commit(tmp, path, durable)
     except BaseException:
         _discard(tmp)
         raise
 
 
-def atomic_write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+def atomic_write_text(path: Path, text: str, encoding: str = "utf-8", *, durable: bool = False) -> None:
     """Write ``text`` to ``path`` atomically, byte for byte (no newline translation)."""
-    atomic_write_bytes(path, text.encode(encoding))
+    atomic_write_bytes(path, text.encode(encoding), durable=durable)
 
 
 class AtomicJsonlWriter:

@@ -27,7 +27,7 @@ class Config:
     out_dir: Path = Path("reports")
     max_bytes: int = 20 * 1024 * 1024  # larger files are reported and skipped
     max_seconds: float = 60.0  # per-document time budget for extraction
-    max_sentence_chars: int = 2000  # longer "sentences" are cut into windows of this size
+    window_chars: int = 8000  # text goes to spaCy in pieces of at most this many characters, cut at line breaks
     workers: int = 1
     write_segments: bool = False
     author: str = "gpu-factcheck"

@@ -114,7 +114,7 @@ def process_one(path_and_root: tuple[str, str]) -> DocumentResult:
 
 
 def _local_map(tasks: list[tuple[str, str]], config: Config, workers: int) -> Iterator[DocumentResult]:
-    if workers <= 1 or len(tasks) <= 1:
+    if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
         _init_worker(config)
         for t in tasks:
             yield process_one(t)
@@ -365,7 +365,7 @@ def _write_segments(results: list[DocumentResult], root: Path, ref: Reference, c
                 doc = read_document(Path(r.path), root, max_bytes=config.max_bytes)
             except InputError:
                 continue
-            for s in seg.segment(doc, with_tokens=True, max_chars=config.max_sentence_chars).sentences:
+            for s in seg.segment(doc, with_tokens=True, max_chars=config.window_chars).sentences:
                 w.write({"doc_id": r.doc_id, "sentence_index": s.index, "start": s.start, "end": s.end,
                          "text": s.text, "kind": s.kind.value, "tokens": list(s.tokens)})
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +24,7 @@ from .reference import Reference, load_reference
 
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
 _SENT_END = frozenset("。！？!?；;")
+_BLANK = re.compile(r"[^\n]")
 _BULLET = re.compile(r"^[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
 # words that jieba should keep whole besides the reference names
 _DOMAIN_WORDS = ("CUDA核心", "Tensor核心", "张量核心", "流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型",
@@ -75,14 +77,15 @@ class Segmenter:
 
     def segment(self, doc: Document, *, with_tokens: bool = False, max_chars: int = 2000) -> Segmented:
         norm = normalize(doc.text)
-        blocks = [b for b in doc.blocks if b.kind in ANALYSED_BLOCKS] if doc.blocks else None
-        spans = [(b.start, b.end, b.kind) for b in blocks] if blocks is not None else [
-            (0, len(norm), BlockKind.PROSE)]
-        pieces = list(_windows(norm, spans, max_chars))
+        regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
+                         key=lambda r: r[0]) if doc.blocks else [(0, len(norm), BlockKind.PROSE)]
+        masked = _mask(norm, regions)
+        starts = [r[0] for r in regions]
         sentences: list[Sentence] = []
         mentions: list[Mention] = []
-        texts = (norm[s:e] for s, e, _k in pieces)
-        for (start, _end, kind), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=64), strict=True):
+        pieces = list(_windows(masked, max_chars))
+        texts = (masked[s:e] for s, e in pieces)
+        for (start, _end), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=16), strict=True):
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
             for sent in sdoc.sents:
                 s, e = _trim(sdoc.text, sent.start_char, sent.end_char)
@@ -91,10 +94,28 @@ class Segmenter:
                 bullet = _BULLET.match(sdoc.text, s, e)
                 if bullet and bullet.end() < e:
                     s = bullet.end()
+                i = bisect_right(starts, start + s) - 1
+                kind = regions[i][2] if i >= 0 else BlockKind.PROSE
                 tokens = tuple(t.text for t in sent if not t.is_space) if with_tokens else ()
                 sentences.append(Sentence(len(sentences), start + s, start + e, doc.text[start + s:start + e],
                                           kind, tokens))
         return Segmented(norm, tuple(sentences), tuple(mentions))
+
+
+def _mask(text: str, regions: list[tuple[int, int, BlockKind]]) -> str:
+    """Blank out (keeping line breaks) everything outside the analysed regions, so offsets stay put."""
+    parts: list[str] = []
+    pos = 0
+    for s, e, _k in regions:
+        if s < pos:  # a comment inside a code block already unmasked
+            s = pos
+        if s > pos:
+            parts.append(_BLANK.sub(" ", text[pos:s]))
+        if e > s:
+            parts.append(text[s:e])
+            pos = e
+    parts.append(_BLANK.sub(" ", text[pos:]))
+    return "".join(parts)
 
 
 _MATCHERS: dict[str, MentionMatcher] = {}
@@ -160,19 +181,17 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def _windows(text: str, spans: list[tuple[int, int, BlockKind]], max_chars: int
-             ) -> Iterator[tuple[int, int, BlockKind]]:
-    """Blocks, each cut at line breaks (and hard-cut past ``max_chars``) so no piece is unbounded."""
-    for start, end, kind in spans:
-        pos = start
-        while pos < end:
-            stop = min(end, pos + max_chars)
-            if stop < end:
-                nl = text.rfind("\n", pos, stop)
-                if nl > pos:
-                    stop = nl + 1
-            yield pos, stop, kind
-            pos = stop
+def _windows(text: str, max_chars: int) -> Iterator[tuple[int, int]]:
+    """The text cut at line breaks (hard-cut past ``max_chars``) so no piece is unbounded."""
+    pos, end = 0, len(text)
+    while pos < end:
+        stop = min(end, pos + max_chars)
+        if stop < end:
+            nl = text.rfind("\n", pos, stop)
+            if nl > pos:
+                stop = nl + 1
+        yield pos, stop
+        pos = stop
 
 
 @lru_cache(maxsize=2)

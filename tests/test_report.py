@@ -446,7 +446,7 @@ def test_atomic_write_failure_keeps_old_file(tmp_path: Path, monkeypatch: pytest
 
     monkeypatch.setattr(atomic.os, "fsync", boom)
     with pytest.raises(OSError, match="disk full"):
-        atomic_write_text(target, "new")
+        atomic_write_text(target, "new", durable=True)
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
 
