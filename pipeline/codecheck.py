@@ -10,6 +10,7 @@ import ast
 import csv
 import re
 import textwrap
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -84,25 +85,47 @@ def _aliases(tree: ast.AST) -> dict[str, str]:
     return out
 
 
-def _undefined_names(code: str, prelude: str) -> Iterator[tuple[int, str]]:
-    """(line in ``code``, name) for every name pyflakes finds undefined; earlier blocks count as defined."""
+def undefined_names(codes: list[str]) -> dict[int, list[tuple[int, str]]]:
+    """Per block index, (line in block, name) for each name pyflakes finds undefined.
+
+    The blocks are checked as one program in article order (one pyflakes pass), so a name an earlier block defines
+    counts as defined; blocks that do not parse are left out (they get a syntax finding instead).
+    """
     from pyflakes import checker, messages
 
-    full = prelude + code
-    offset = prelude.count("\n")
-    try:
-        tree = ast.parse(full)
-    except SyntaxError:
-        return
-    w = checker.Checker(tree, filename="<article>")
-    for msg in w.messages:
-        if isinstance(msg, messages.UndefinedName) and msg.lineno > offset:
-            yield msg.lineno - offset, str(msg.message_args[0])
+    parts: list[str] = []
+    owners: list[tuple[int, int]] = []  # (first line of the block in the program, block index)
+    line = 1
+    for i, code in enumerate(codes):
+        try:
+            ast.parse(code)
+        except SyntaxError:
+            continue
+        owners.append((line, i))
+        body = code if code.endswith("\n") else code + "\n"
+        parts.append(body)
+        line += body.count("\n")
+    out: dict[int, list[tuple[int, str]]] = {}
+    if not parts:
+        return out
+    tree = ast.parse("".join(parts))
+    firsts = [o[0] for o in owners]
+    for msg in checker.Checker(tree, filename="<article>").messages:
+        if isinstance(msg, messages.UndefinedName):
+            k = bisect_right(firsts, msg.lineno) - 1
+            first, block = owners[k]
+            out.setdefault(block, []).append((msg.lineno - first + 1, str(msg.message_args[0])))
+    return out
 
 
-def check_code(code: str, *, prelude: str = "", prose: str = "",
-               deprecated: tuple[Deprecated, ...] = ()) -> list[Finding]:
-    """Findings for one code block (dedented), given the code before it and the prose that introduces it."""
+def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tuple[Deprecated, ...] = (),
+               undefined: list[tuple[int, str]] | None = None, imports: dict[str, str] | None = None
+               ) -> list[Finding]:
+    """Findings for one code block (dedented), given the code before it and the prose that introduces it.
+
+    ``undefined`` are the block's undefined names when the caller has already found them for the whole article
+    (see ``undefined_names``); otherwise pyflakes runs on ``prelude`` + ``code``.
+    """
     findings: list[Finding] = []
     try:
         tree = ast.parse(code)
@@ -110,11 +133,16 @@ def check_code(code: str, *, prelude: str = "", prose: str = "",
         line = e.lineno or 1
         return [Finding(line, "syntax_error", f"代码第{line}行有语法错误（{e.msg}），读者复制后无法运行。", None,
                         PYTHON_SYNTAX_URL, "The Python Language Reference: Full Grammar specification")]
-    for line, name in _undefined_names(code, prelude):
+    if undefined is None:
+        found = undefined_names([prelude, code]) if prelude.strip() else undefined_names([code])
+        undefined = found.get(1 if prelude.strip() else 0, [])
+    for line, name in undefined:
         findings.append(Finding(line, f"undefined_name:{name}",
                                 f"代码第{line}行使用了未定义的名称 {name}（前文代码中也没有定义或导入），直接运行会报 NameError。",
                                 None, PYFLAKES_URL, PYFLAKES_TITLE))
-    aliases = {**(_aliases(ast.parse(prelude)) if prelude.strip() else {}), **_aliases(tree)}
+    if imports is None:
+        imports = _aliases(ast.parse(prelude)) if prelude.strip() else {}
+    aliases = {**imports, **_aliases(tree)}
     seen: set[tuple[int, str]] = set()
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
@@ -161,13 +189,14 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
         return []
     deprecated = deprecated_apis(ref.directory)
     claims: list[Claim] = []
-    prelude = ""
+    imports: dict[str, str] = {}
     prev_end = 0
-    for n, block in enumerate(blocks):
-        raw = doc.text[block.start:block.end]
-        code = textwrap.dedent(raw.replace("\r\n", "\n"))
+    codes = [textwrap.dedent(doc.text[b.start:b.end].replace("\r\n", "\n")) for b in blocks]
+    undefined = undefined_names(codes)
+    for n, (block, code) in enumerate(zip(blocks, codes, strict=True)):
         prose = _preceding_prose(doc, prev_end, block.start)
-        for f in check_code(code, prelude=prelude, prose=prose, deprecated=deprecated):
+        for f in check_code(code, prose=prose, deprecated=deprecated, undefined=undefined.get(n, []),
+                            imports=imports):
             start, end = _line_span(doc.text, block.start, f.line)
             claims.append(Claim(
                 doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=doc.text[start:end],
@@ -177,8 +206,7 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
                 extra={"offset_in_sentence": 0},
             ))
         try:
-            ast.parse(code)
-            prelude += code + "\n"
+            imports.update(_aliases(ast.parse(code)))
         except SyntaxError:
             pass
         prev_end = block.end

@@ -85,13 +85,14 @@ class Segmenter:
         mentions: list[Mention] = []
         pieces = list(_windows(masked, max_chars))
         texts = (masked[s:e] for s, e in pieces)
-        for (start, _end), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=16), strict=True):
+        for (start, end), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=16), strict=True):
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
+            piece = masked[start:end]  # Doc.text is rebuilt from the tokens on every access
             for sent in sdoc.sents:
-                s, e = _trim(sdoc.text, sent.start_char, sent.end_char)
+                s, e = _trim(piece, sent.start_char, sent.end_char)
                 if e <= s:
                     continue
-                bullet = _BULLET.match(sdoc.text, s, e)
+                bullet = _BULLET.match(piece, s, e)
                 if bullet and bullet.end() < e:
                     s = bullet.end()
                 i = bisect_right(starts, start + s) - 1

@@ -1,41 +1,32 @@
 """Find products, series, vendors, companies, terms, architectures, chips and links in normalised text.
 
-Patterns come from the reference tables only: product aliases (with any vendor or brand prefix from vendors.csv),
-series aliases, vendor aliases, term aliases, architecture and chip names, link aliases.
+Names come from the reference tables only: product aliases (a vendor or brand from vendors.csv may stand in front),
+series aliases, vendor aliases, term aliases, architecture and chip names, link aliases. Matching is one
+Aho-Corasick pass (pyahocorasick) over the text with spaces and hyphens squeezed out and ASCII lower-cased, so
+"RTX 3080 Ti", "RTX3080Ti" and "rtx 3080ti" are one name; the leftmost-longest match wins, and a name that starts
+or ends with a letter or digit must not continue a longer word in the original text (P4 is not found in GP104).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..normalize import normalize_key
+from ..normalize import normalize
 from ..records import Mention
 from ..reference import Reference
 
 # written after a model name, these pick a variant: "A100 80GB", "H100 SXM5", "V100 PCIe 32GB"
 _VARIANT_TOKEN = r"(?:SXM\d?|PCIe|PCI-E|NVL(?![A-Za-z])|OAM|\d{1,3}\s*G(?:B)?(?![A-Za-z/\d]))"
 _VARIANT = re.compile(rf"(?:[\s\-]*{_VARIANT_TOKEN}){{1,3}}", re.IGNORECASE)
-
-# 特斯拉 on its own (not before a model name, which the product pattern takes) is the car company
+_SQUEEZE = frozenset(" \t-\u00a0")
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# 特斯拉 on its own (not before a model name) is the car company
 _COMPANY_FALLBACK = {"特斯拉": "tesla_inc"}
-
-
-def _alias_regex(alias: str) -> str:
-    """An alias as a regex: spaces optional, ASCII ends bounded so P4 does not match inside GP104."""
-    parts = [re.escape(p) for p in alias.split()]
-    body = r"[\s\-]*".join(parts)
-    if alias[:1].isascii() and alias[:1].isalnum():
-        body = r"(?<![A-Za-z0-9])" + body
-    if alias[-1:].isascii() and alias[-1:].isalnum():
-        body = body + r"(?![A-Za-z0-9])"
-    return body
-
-
-def _alternation(aliases: Iterable[str]) -> str:
-    uniq = sorted({a for a in aliases if a}, key=lambda a: (-len(a), a))
-    return "|".join(_alias_regex(a) for a in uniq)
+# at one span, which reading wins
+_PRIORITY = {"series": 0, "product": 1, "link": 2, "memory_type": 3, "term": 4, "chip": 5, "architecture": 6,
+             "vendor": 7, "company": 8, "prefix": 9}
 
 
 @dataclass(frozen=True)
@@ -44,76 +35,131 @@ class _Entry:
     ref: str
 
 
+def squeeze_key(text: str) -> str:
+    """The matching key of a name: normalised, ASCII lower-cased, without spaces and hyphens."""
+    return "".join(ch for ch in normalize(text).translate(_LOWER) if ch not in _SQUEEZE)
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
 class MentionMatcher:
-    """One compiled pattern over every name in the reference; longest name wins at each position."""
+    """Every reference name in one automaton."""
 
     def __init__(self, ref: Reference) -> None:
-        self.ref = ref
-        self.lookup: dict[tuple[str, str], _Entry] = {}
-        product_aliases: list[str] = []
-        series_aliases: list[str] = []
-        other: list[str] = []
+        import ahocorasick
 
-        def add(group: str, alias: str, kind: str, ref_id: str, bucket: list[str]) -> None:
-            key = (group, normalize_key(alias))
-            if key not in self.lookup:
-                self.lookup[key] = _Entry(kind, ref_id)
-                bucket.append(alias)
+        self.ref = ref
+        self.entries: dict[str, list[_Entry]] = {}
+
+        def add(name: str, kind: str, ref_id: str) -> None:
+            key = squeeze_key(name)
+            if not key:
+                return
+            bucket = self.entries.setdefault(key, [])
+            if all(e.kind != kind for e in bucket):
+                bucket.append(_Entry(kind, ref_id))
 
         for p in ref.products.values():
             for a in p.aliases:
-                add("product", a, "product", p.product_id, product_aliases)
+                add(a, "product", p.product_id)
         for s in ref.series.values():
             for a in (*s.aliases, s.name):
-                add("series", a, "series", s.series_id, series_aliases)
+                add(a, "series", s.series_id)
         for v in ref.vendors.values():
             for a in (*v.aliases, v.name):
-                add("other", a, "company" if not v.makes_gpus else "vendor", v.vendor_id, other)
+                add(a, "vendor" if v.makes_gpus else "company", v.vendor_id)
+            if v.makes_gpus:
+                for b in v.brands:
+                    add(b, "prefix", v.vendor_id)
         for t in ref.terms.values():
             kind = "memory_type" if t.category == "memory" else "term"
             for a in (*t.aliases, t.name):
-                add("other", a, kind, t.term_id, other)
-        for key, arch in ref.architectures.items():
-            add("other", arch, "architecture", arch, other)
+                add(a, kind, t.term_id)
+        for arch in ref.architectures.values():
+            add(arch, "architecture", arch)
             first = arch.split()[0]
             if first != arch and len(first) >= 3:
-                add("other", first, "architecture", arch, other)
-            _ = key
+                add(first, "architecture", arch)
         for chip in ref.chips.values():
-            add("other", chip, "chip", chip, other)
+            add(chip, "chip", chip)
         for link in ref.links.values():
             for a in (*link.aliases, link.name):
-                add("other", a, "link", link.link_id, other)
+                add(a, "link", link.link_id)
         for alias, company in _COMPANY_FALLBACK.items():
             if company in ref.vendors:
-                add("other", alias, "company", company, other)
-
-        prefixes = sorted({a for v in ref.vendors.values() if v.makes_gpus for a in (*v.aliases, *v.brands)},
-                          key=lambda a: (-len(a), a))
-        prefix = rf"(?:(?:{_alternation(prefixes)})[\s\-]*){{0,2}}" if prefixes else ""
-        groups = []
-        if series_aliases:
-            groups.append(rf"(?P<series>{prefix}(?P<series_alias>{_alternation(series_aliases)}))")
-        if product_aliases:
-            groups.append(rf"(?P<product>{prefix}(?P<product_alias>{_alternation(product_aliases)}))")
-        if other:
-            groups.append(rf"(?P<other>{_alternation(other)})")
-        self.pattern = re.compile("|".join(groups) or r"(?!x)x", re.IGNORECASE)
+                add(alias, "company", company)
+        for bucket in self.entries.values():
+            bucket.sort(key=lambda e: _PRIORITY[e.kind])
+        automaton = ahocorasick.Automaton()
+        for key in self.entries:
+            automaton.add_word(key, key)
+        automaton.make_automaton()
+        self.automaton = automaton
 
     def find(self, text: str, offset: int = 0) -> Iterator[Mention]:
         """Mentions in ``text`` (already normalised), with offsets shifted by ``offset``."""
-        for m in self.pattern.finditer(text):
-            group = m.lastgroup if m.lastgroup in ("series", "product", "other") else None
-            if group is None:
-                group = next(g for g in ("series", "product", "other") if m.group(g))
-            alias = m.group(f"{group}_alias") if group != "other" else m.group(0)
-            entry = self.lookup.get((group, normalize_key(alias)))
-            if entry is None:
+        if not text or not self.entries:
+            return
+        index = [i for i, ch in enumerate(text) if ch not in _SQUEEZE]
+        squeezed = "".join(text[i] for i in index).translate(_LOWER)
+        candidates: list[tuple[int, int, str]] = []
+        for end_sq, key in self.automaton.iter(squeezed):
+            start_sq = end_sq - len(key) + 1
+            start, end = index[start_sq], index[end_sq] + 1
+            if _is_word(key[0]) and start > 0 and _is_word(text[start - 1]):
                 continue
-            variant = None
-            end = m.end()
-            if entry.kind == "product":
-                v = _VARIANT.match(text, end)
-                if v:
-                    variant = " ".join(v.group(0).replace("-", " ").split())
-            yield Mention(offset + m.start(), offset + end, text[m.start():end], entry.kind, entry.ref, variant)
+            if _is_word(key[-1]) and end < len(text) and _is_word(text[end]):
+                continue
+            candidates.append((start, end, key))
+        candidates.sort(key=lambda c: (c[0], -(c[1] - c[0]), _PRIORITY[self.entries[c[2]][0].kind]))
+        chosen: list[tuple[int, int, _Entry]] = []
+        pos = 0
+        for start, end, key in candidates:
+            if start >= pos:
+                bucket = self.entries[key]
+                # a brand word (Tesla, 特斯拉) waits to see whether a model name follows
+                entry = next((e for e in bucket if e.kind == "prefix"), bucket[0])
+                chosen.append((start, end, entry))
+                pos = end
+        yield from self._assemble(text, chosen, offset)
+
+    def _assemble(self, text: str, chosen: list[tuple[int, int, _Entry]], offset: int) -> Iterator[Mention]:
+        """Vendor and brand words right before a model name belong to it; a lone brand word is no mention."""
+        pending: list[tuple[int, int, _Entry]] = []
+        for start, end, entry in chosen:
+            if entry.kind in ("product", "series"):
+                first = start
+                while pending and text[pending[-1][1]:first].strip(" \t-") == "":
+                    first = pending.pop()[0]
+                yield from self._emit(text, pending, offset)
+                pending = []
+                variant = None
+                if entry.kind == "product":
+                    v = _VARIANT.match(text, end)
+                    if v:
+                        variant = " ".join(v.group(0).replace("-", " ").split())
+                yield Mention(offset + first, offset + end, text[first:end], entry.kind, entry.ref, variant)
+            elif entry.kind in ("prefix", "vendor"):
+                if pending and text[pending[-1][1]:start].strip(" \t-") != "":
+                    yield from self._emit(text, pending, offset)
+                    pending = []
+                pending.append((start, end, entry))
+            else:
+                yield from self._emit(text, pending, offset)
+                pending = []
+                yield Mention(offset + start, offset + end, text[start:end], entry.kind, entry.ref)
+        yield from self._emit(text, pending, offset)
+
+    def _emit(self, text: str, pending: list[tuple[int, int, _Entry]], offset: int) -> Iterator[Mention]:
+        for start, end, entry in pending:
+            if entry.kind == "vendor":
+                yield Mention(offset + start, offset + end, text[start:end], "vendor", entry.ref)
+            else:
+                # a brand word alone: only the Chinese 特斯拉 reading as the company is meaningful
+                company = self.entries.get(squeeze_key(text[start:end]), [])
+                for e in company:
+                    if e.kind == "company":
+                        yield Mention(offset + start, offset + end, text[start:end], "company", e.ref)
+                        break
