@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .check import CheckContext, check_claims
+from .check import CheckContext, check_claims, note_inconsistencies
 from .config import Config
 from .errors import InputError
 from .extract.claims import extract_claims
@@ -65,7 +65,7 @@ def analyse(doc: Document, ref: Reference, config: Config | None = None) -> tupl
     seg = get_segmenter(ref).segment(doc, max_chars=config.window_chars)
     claims = extract_claims(doc, seg, ref)
     ctx = CheckContext(named={m.ref for m in seg.mentions if m.kind == "product"})
-    checked = check_claims(claims, ref, ctx, config.tolerance)
+    checked = note_inconsistencies(check_claims(claims, ref, ctx, config.tolerance))
     checked += code_claims(doc, seg, ref)
     checked.sort(key=lambda c: (c.start, c.end, c.attribute))
     return _with_ids(checked), mention_counts(seg.mentions, ref)

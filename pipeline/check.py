@@ -84,7 +84,7 @@ def _close(a: float, b: float, rel: float) -> bool:
     return abs(a - b) <= rel * max(abs(b), 1e-9) + 1e-9
 
 
-def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance) -> bool:
+def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group: bool = False) -> bool:
     """Does the stated number (with its hedge) fit any of the reference values?
 
     Counts and sizes must match. Rates may be rounded as written: '2TB/s' fits 2039 GB/s, '912 GB/s' does not fit
@@ -104,7 +104,8 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance) -> bool:
     if isinstance(v, list):
         lo, hi = v
         ends = all(any(close(e, x) for x in values) for e in (lo, hi))
-        return ends or all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values)
+        # a range over a product's variants must name real variants; over a series, its members must lie inside
+        return ends or (group and all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values))
     if not isinstance(v, (int, float)):
         return False
     stated = float(v)
@@ -203,7 +204,7 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     numeric = claim.attribute in NUMERIC_ATTRIBUTES
     if numeric:
         values = [float(r.value) * claim.multiplier for r in rows]
-        fits = numeric_fits(claim, values, tol)
+        fits = numeric_fits(claim, values, tol, group=claim.subject in ref.series)
         matched = [r for r in rows if numeric_fits(claim, [float(r.value) * claim.multiplier], tol)] or rows
     else:
         matched = _text_fits(claim, rows)
@@ -314,3 +315,32 @@ def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
 def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | None = None,
                  tol: Tolerance | None = None) -> list[Claim]:
     return [replace(c, check=check_claim(c, ref, ctx, tol)) for c in claims]
+
+
+def note_inconsistencies(claims: list[Claim]) -> list[Claim]:
+    """One card given two different values for one attribute in one article: name the clash in the explanation of
+    the value the reference contradicts (values that match two variants are both supported and left alone)."""
+    groups: dict[tuple[str, str, int], list[Claim]] = {}
+    for c in claims:
+        if c.subject and c.attribute in NUMERIC_ATTRIBUTES and isinstance(c.value, (int, float)) and \
+                c.qualifier is Qualifier.EXACT:
+            groups.setdefault((c.subject, c.attribute, c.multiplier), []).append(c)
+    notes: dict[int, str] = {}
+    for group in groups.values():
+        values = {float(c.value) for c in group}  # type: ignore[arg-type]
+        if len(values) < 2:
+            continue
+        for c in group:
+            if c.check is not None and c.check.verdict in (Verdict.CONTRADICTED, Verdict.MISATTRIBUTED):
+                others = sorted({o.text.strip() for o in group if float(o.value) != float(c.value)})  # type: ignore[arg-type]
+                notes[id(c)] = f"文中另一处写作“{'”“'.join(others)}”，前后不一致"
+    if not notes:
+        return claims
+    out = []
+    for c in claims:
+        note = notes.get(id(c))
+        if note and c.check is not None:
+            text = c.check.explanation.rstrip("。") + f"；{note}。"
+            c = replace(c, check=replace(c.check, explanation=text))
+        out.append(c)
+    return out

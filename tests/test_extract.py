@@ -57,7 +57,7 @@ def test_spec_claims(text: str, fragment: str, attribute: str, subject: str, ver
 
 # fmt: off
 QUALIFIER_CASES = [
-    ("A800的显存最高可达80GB。", "80GB", Qualifier.UP_TO, Verdict.SUPPORTED),
+    ("H200的显存最高可达141GB。", "141GB", Qualifier.UP_TO, Verdict.SUPPORTED),
     ("RTX 4090显存带宽高达1.5TB/s。", "1.5TB/s", Qualifier.UP_TO, Verdict.CONTRADICTED),
     ("L4的功耗约70W。", "70W", Qualifier.APPROX, Verdict.SUPPORTED),
     ("L4的功耗约40W。", "40W", Qualifier.APPROX, Verdict.CONTRADICTED),
@@ -152,15 +152,15 @@ def test_times_notation_and_list_of_totals() -> None:
 
 
 def test_chip_substitution_carries_to_later_mentions() -> None:
-    text = ("这款A2推理卡采用了英伟达的H100 GPU。\n"
+    text = ("这款T4推理卡采用了英伟达的H100 GPU。\n"
             "H100 GPU配备80GB显存，带宽3.35TB/s。\n"
-            "与H100相比，A2的功耗低得多。")
+            "与H100相比，T4的功耗低得多。")
     cs = claims_for(text)
     chip = find(cs, "H100 GPU", "gpu_chip")
-    assert chip.subject == "nvidia_a2" and chip.verdict is Verdict.MISATTRIBUTED
+    assert chip.subject == "nvidia_t4" and chip.verdict is Verdict.MISATTRIBUTED
     size = find(cs, "80GB")
-    assert size.subject == "nvidia_a2" and size.verdict is Verdict.MISATTRIBUTED
-    assert find(cs, "3.35TB/s").subject == "nvidia_a2"
+    assert size.subject == "nvidia_t4" and size.verdict is Verdict.MISATTRIBUTED
+    assert find(cs, "3.35TB/s").subject == "nvidia_t4"
 
 
 def test_misattribution_needs_the_other_card_in_the_article() -> None:

@@ -78,15 +78,21 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
 
 
 def _update_pending(text: str, mentions: list[Mention], state: DocState) -> None:
-    """'把8张卡加起来:' announces a list of totals over 8 cards."""
-    m = cues.BARE_MULTIPLIER.search(text)
-    if m and (text.rstrip().endswith(":") or cues.AGGREGATE.search(text)) and not any(
-            mm.kind in SUBJECT_KINDS and mm.start <= m.end() + 1 and mm.start >= m.start() for mm in mentions):
-        from .quantities import parse_number
+    """A sentence that announces a list ('把8张卡加起来:', '一台4×L40S工作站:') sets the card count for the
+    totals that follow, until the next heading."""
+    from .quantities import parse_number
+    from .subjects import multiplier_of
 
-        n = parse_number(m.group("n") or m.group("m"))
-        if n and 1 < n <= 1024:
-            state.pending_multiplier = int(n)
+    announces = text.rstrip().endswith(":") or cues.AGGREGATE.search(text)
+    if not announces:
+        return
+    bound = [multiplier_of(text, m) for m in mentions if m.kind in SUBJECT_KINDS]
+    n: float | None = max(bound, default=1)
+    if n is None or n <= 1:
+        m = cues.BARE_MULTIPLIER.search(text)
+        n = parse_number(m.group("n") or m.group("m")) if m else None
+    if n and 1 < n <= 1024:
+        state.pending_multiplier = int(n)
 
 
 def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:

@@ -88,13 +88,15 @@ def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
     return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
 
 
-def _pronoun(word: str, state: DocState) -> list[Subject]:
-    if word in ("前者",) and state.pair:
-        return [state.pair[0]]
-    if word in ("后者",) and state.pair:
-        return [state.pair[1]]
-    if word in ("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都") and state.pair:
-        return list(state.pair)
+def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) -> list[Subject]:
+    """前者/后者/两者 point at the last two products named (in this sentence if it names two); 它 at the topic."""
+    pair = tuple(before[-2:]) if before and len(before) >= 2 else state.pair
+    if word in ("前者",) and pair:
+        return [pair[0]]
+    if word in ("后者",) and pair:
+        return [pair[1]]
+    if word in ("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都") and pair:
+        return list(pair)
     if word in ("它", "其") and state.topic:
         return [state.topic]
     return []
@@ -112,7 +114,11 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
             if is_comparative(text, item) and not owns(text, item, pos):
                 continue
             return [_substituted(text, item, mentions, state)]
-        subj = _pronoun(str(item), state)
+        named: list[Subject] = []
+        for m in products:
+            if m.end <= pos and not is_comparative(text, m) and all(n.ref != m.ref for n in named):
+                named.append(as_subject(text, m))
+        subj = _pronoun(str(item), state, named)
         if subj:
             return subj
     earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)]
