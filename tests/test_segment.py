@@ -1,0 +1,191 @@
+"""pipeline.segment: tokens that keep domain terms whole, sentence splitting, mentions with source offsets."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.api import document_from_text
+from pipeline.normalize import normalize
+from pipeline.records import Document, Mention
+from pipeline.reference import Reference
+from pipeline.segment import Segmented, Segmenter
+
+_LEADING_BULLET = re.compile(r"^[•\-*]\s*")
+
+
+def doc_of(text: str) -> Document:
+    return document_from_text(text, "segment-test.txt")
+
+
+def mention_at(text: str, seg: Segmented, surface: str) -> Mention:
+    """The mention whose source span is the first occurrence of ``surface``."""
+    start = text.index(surface)
+    found = [m for m in seg.mentions if (m.start, m.end) == (start, start + len(surface))]
+    assert len(found) == 1, (surface, seg.mentions)
+    return found[0]
+
+
+# fmt: off
+TOKEN_CASES = [
+    ("英伟达发布了新一代数据中心GPU。",         "英伟达"),
+    ("这台服务器装有八块Tesla V100。",         "Tesla V100"),
+    ("A100 80GB版本改用了HBM2e显存。",        "HBM2e"),
+    ("RX 6800 XT的Infinity Cache容量为128MB。", "Infinity Cache"),
+    ("H100 SXM5拥有16896个CUDA核心。",        "CUDA核心"),
+    ("RTX 4090的显存容量为24GB。",             "RTX 4090"),
+    ("MI300X和L40S都适合推理。",               "MI300X"),
+]
+
+SPLIT_CASES = [
+    ("H100很快。A100也不慢！L40S呢？T4功耗低；MI300X显存大",
+     ["H100很快。", "A100也不慢！", "L40S呢？", "T4功耗低；", "MI300X显存大"]),
+    ("第一行介绍H100\n第二行介绍A800",
+     ["第一行介绍H100", "第二行介绍A800"]),
+    ("H100适合训练。\n\nT4适合推理。",
+     ["H100适合训练。", "T4适合推理。"]),
+    ("L40S的优点：• 显存48GB • 支持FP8",
+     ["L40S的优点：", "显存48GB", "支持FP8"]),
+    ("H100 SXM5的带宽为3.35TB/s。",            # a decimal point is no sentence end
+     ["H100 SXM5的带宽为3.35TB/s。"]),
+    ("RTX 4090 vs. RX 7900 XTX！谁更强?",
+     ["RTX 4090 vs. RX 7900 XTX！", "谁更强?"]),
+    ("Ａ８００上市了！Ｈ８００呢？",              # full-width punctuation split after folding
+     ["Ａ８００上市了！", "Ｈ８００呢？"]),
+    ("第一行讲H100\r\n第二行讲T4",
+     ["第一行讲H100", "第二行讲T4"]),
+    pytest.param("H100真的这么强？！MI300X也不差！！", ["H100真的这么强？！", "MI300X也不差！！"],
+                 marks=pytest.mark.xfail(strict=True, reason="each repeated end mark becomes a sentence: "
+                                                             "'！' is split off on its own")),
+    pytest.param("评测者说：“L40S很省电。”随后换上了A800。", ["评测者说：“L40S很省电。”", "随后换上了A800。"],
+                 marks=pytest.mark.xfail(strict=True, reason="a closing quote after 。 starts the next "
+                                                             "sentence instead of ending this one")),
+]
+
+MENTION_CASES = [
+    # text                                      surface          kind        ref                 variant has
+    ("数据中心里的特斯拉P4主要用于视频推理。",       "特斯拉P4",       "product",  "nvidia_tesla_p4",  None),
+    ("特斯拉公司并不生产显卡。",                    "特斯拉公司",      "company",  "tesla_inc",        None),
+    ("特斯拉的电动车与GPU无关。",                  "特斯拉",         "company",  "tesla_inc",        None),
+    ("RX 6000系列采用RDNA 2架构。",               "RX 6000系列",    "series",   "amd_rx_6000",      None),
+    ("輝達在臺灣發表了新款顯示卡。",                 "輝達",          "vendor",   "nvidia",           None),
+    ("A100 80GB的显存带宽更高。",                  "A100",          "product",  "nvidia_a100",      "80GB"),
+    ("H100 SXM5的TDP可达700W。",                  "H100",          "product",  "nvidia_h100",      "SXM5"),
+    ("MI300X配备192GB HBM3显存。",                "MI300X",        "product",  "amd_mi300x",       None),
+    ("L40S面向推理和图形工作负载。",                 "L40S",          "product",  "nvidia_l40s",      None),
+    ("T4是一款低功耗推理卡。",                      "T4",            "product",  "nvidia_t4",        None),
+    ("A800是A100的特供版本。",                     "A800",          "product",  "nvidia_a800",      None),
+    ("这篇评测对比了RTX 4090和RTX 3090。",          "RTX 4090",      "product",  "nvidia_rtx_4090",  None),
+]
+
+# Traditional Chinese and full-width text: (text, [(source surface, kind, ref), ...] in order)
+SOURCE_OFFSET_CASES = [
+    ("輝達的H100記憶體頻寬為3.35TB/s，A100 80GB版本則約為2TB/s。",
+     [("輝達", "vendor", "nvidia"), ("H100", "product", "nvidia_h100"), ("A100", "product", "nvidia_a100")]),
+    ("ＲＴＸ　４０９０的显存为２４ＧＢ。Ｈ１００的功耗为７００Ｗ。",
+     [("ＲＴＸ　４０９０", "product", "nvidia_rtx_4090"), ("Ｈ１００", "product", "nvidia_h100")]),
+    ("超微的ＭＩ３００Ｘ與輝達的Ｈ１００競爭。",
+     [("超微", "vendor", "amd"), ("ＭＩ３００Ｘ", "product", "amd_mi300x"), ("輝達", "vendor", "nvidia"),
+      ("Ｈ１００", "product", "nvidia_h100")]),
+]
+# fmt: on
+
+# every text above, xfail cases included (pytest.param keeps its arguments in .values)
+ALL_TEXTS = [getattr(case, "values", case)[0]
+             for case in (*TOKEN_CASES, *SPLIT_CASES, *MENTION_CASES, *SOURCE_OFFSET_CASES)]
+
+
+def assert_consistent(doc: Document, seg: Segmented) -> None:
+    """Sentences are trimmed, ordered slices of the source; mentions point at their source text."""
+    assert seg.norm == normalize(doc.text)
+    pos = 0
+    for i, s in enumerate(seg.sentences):
+        assert s.index == i
+        assert pos <= s.start < s.end <= len(doc.text), s
+        assert s.text == doc.text[s.start:s.end]
+        assert s.text == s.text.strip()
+        pos = s.end
+    for m in seg.mentions:
+        assert 0 <= m.start < m.end <= len(doc.text), m
+        assert normalize(doc.text[m.start:m.end]) == m.text
+
+
+@pytest.mark.parametrize(("text", "term"), TOKEN_CASES)
+def test_domain_terms_are_single_tokens(segmenter: Segmenter, text: str, term: str) -> None:
+    seg = segmenter.segment(doc_of(text), with_tokens=True)
+    tokens = [t for s in seg.sentences for t in s.tokens]
+    assert term in tokens
+
+
+def test_no_tokens_unless_asked(segmenter: Segmenter) -> None:
+    seg = segmenter.segment(doc_of(TOKEN_CASES[0][0]))
+    assert seg.sentences and all(s.tokens == () for s in seg.sentences)
+
+
+@pytest.mark.parametrize(("text", "expected"), SPLIT_CASES)
+def test_sentence_split(segmenter: Segmenter, text: str, expected: list[str]) -> None:
+    seg = segmenter.segment(doc_of(text))
+    assert [_LEADING_BULLET.sub("", s.text) for s in seg.sentences] == expected
+
+
+@pytest.mark.xfail(strict=True, reason="_BULLET uses ^ with match(text, pos): only a bullet at the very "
+                                      "start of a window is stripped")
+def test_every_bullet_marker_is_stripped(segmenter: Segmenter) -> None:
+    seg = segmenter.segment(doc_of("L40S的优点：• 显存48GB • 支持FP8"))
+    assert [s.text for s in seg.sentences] == ["L40S的优点：", "显存48GB", "支持FP8"]
+
+
+@pytest.mark.parametrize("text", ALL_TEXTS)
+def test_sentences_and_mentions_index_the_source(segmenter: Segmenter, text: str) -> None:
+    doc = doc_of(text)
+    assert_consistent(doc, segmenter.segment(doc, with_tokens=True))
+
+
+@pytest.mark.parametrize(("text", "surface", "kind", "ref_id", "variant"), MENTION_CASES)
+def test_mention(segmenter: Segmenter, text: str, surface: str, kind: str, ref_id: str,
+                 variant: str | None) -> None:
+    m = mention_at(text, segmenter.segment(doc_of(text)), surface)
+    assert (m.kind, m.ref) == (kind, ref_id)
+    if variant is None:
+        assert m.variant is None
+    else:
+        assert variant in (m.variant or "")
+
+
+@pytest.mark.parametrize(("text", "expected"), SOURCE_OFFSET_CASES)
+def test_mentions_in_traditional_and_full_width_text(segmenter: Segmenter, text: str,
+                                                     expected: list[tuple[str, str, str]]) -> None:
+    seg = segmenter.segment(doc_of(text))
+    wanted = {kind for _s, kind, _r in expected}
+    found = [(text[m.start:m.end], m.kind, m.ref) for m in seg.mentions if m.kind in wanted]
+    assert found == expected
+
+
+def test_mention_refs_exist_in_the_reference(segmenter: Segmenter, ref: Reference) -> None:
+    tables = {"product": ref.products, "series": ref.series, "vendor": ref.vendors, "company": ref.vendors,
+              "term": ref.terms, "memory_type": ref.terms, "link": ref.links}
+    seen = set()
+    for text in ALL_TEXTS:
+        for m in segmenter.segment(doc_of(text)).mentions:
+            seen.add(m.kind)
+            if m.kind in tables:
+                assert m.ref in tables[m.kind], m
+    assert {"product", "series", "vendor", "company", "term", "memory_type"} <= seen
+
+
+# ------------------------------------------------------------------ properties
+
+PIECES = st.sampled_from(
+    ["H100", "Ｈ１００", "A100 80GB", "RTX 4090", "ＲＴＸ　４０９０", "特斯拉P4", "特斯拉公司", "輝達",
+     "英伟达", "RX 6000系列", "記憶體頻寬", "显存", "为", "高达", "80GB", "３．３５ＴＢ／ｓ", "。", "！",
+     "？", "；", "，", "\n", "\n\n", "• ", " ", "\u3000", "- ", "1. ", "CUDA核心", "Infinity Cache", "HBM2e"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(pieces=st.lists(PIECES, max_size=25), max_chars=st.sampled_from([2000, 16, 7]))
+def test_offsets_hold_for_generated_text(segmenter: Segmenter, pieces: list[str], max_chars: int) -> None:
+    doc = doc_of("".join(pieces))
+    assert_consistent(doc, segmenter.segment(doc, with_tokens=True, max_chars=max_chars))
