@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import signal
@@ -17,7 +18,7 @@ from typing import Any
 from . import __version__
 from .config import Config
 from .errors import UsageError
-from .records import DocumentResult, Status, Verdict
+from .records import DocumentResult, Status
 from .reference import Reference, load_reference
 
 log = logging.getLogger("pipeline")
@@ -106,7 +107,7 @@ def process_one(path_and_root: tuple[str, str]) -> DocumentResult:
             return process_path(path, root, ref, config)
     except TimeoutError:
         msg = f"gave up after {config.max_seconds:g}s (raise the per-document limit with --max-seconds)"
-    except Exception as e:  # noqa: BLE001 - one bad document must not stop the run
+    except Exception as e:
         log.exception("unexpected failure on %s", path)
         msg = f"internal error while analysing: {e!r}"
     return DocumentResult(doc_id_for(path, root), str(path), path.suffix.lstrip(".") or "txt", "", Status.ERROR,
@@ -172,10 +173,14 @@ def validate_reference_or_fail(config: Config) -> Reference:
 
 
 def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] | None = None) -> RunSummary:
-    """Process a corpus and write every output; returns the summary (its exit_code follows the CLI table)."""
+    """Process a corpus and write every output; returns the summary (its exit_code follows the CLI table).
+
+    Documents stream through: each result is saved to the state, written to the run tables and validated, and its
+    report is written once its batch of claims has passed the claims suite; only a slim copy (flagged claims, no
+    text) is kept for the index, so memory stays flat on large corpora.
+    """
     from .ingest import discover, doc_id_for
-    from .report import claimreview_objects, write_claims_csv, write_document_report, write_run_reports
-    from .validation import ClaimsValidator
+    from .store import Store
 
     t0 = time.monotonic()
     corpus = Path(opts.corpus)
@@ -188,89 +193,53 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
             raise UsageError("--engine dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         check_dask(opts.scheduler)
     files = discover(corpus)
-    root = corpus
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary = RunSummary(started=_now(), reference_version=ref.fingerprint[:12], out_dir=str(out))
-    store = None
-    if opts.use_state:
-        from .store import Store
-
-        store = Store(opts.state or (out / "state.sqlite"))
+    store = Store(opts.state or (out / "state.sqlite")) if opts.use_state else None
     lock = store.lock(opts.lock_timeout) if store else contextlib.nullcontext()
     with lock:
         run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
-        todo: list[tuple[str, str]] = []
-        carried: dict[str, DocumentResult] = {}
-        order: list[str] = []
+        plan: list[tuple[str, Path, str]] = []  # (doc_id, path, process | carry | recheck)
         for f in files:
-            doc_id = doc_id_for(f, root)
-            order.append(doc_id)
-            if store and not opts.full:
-                carry = _carry_over(store, f, doc_id, ref, config)
-                if carry is not None:
-                    carried[doc_id] = carry
-                    store.touch(run_id, doc_id, str(f))
-                    continue
-            todo.append((str(f), str(root)))
+            doc_id = doc_id_for(f, corpus)
+            plan.append((doc_id, f, _plan(store, f, doc_id, ref, opts.full)))
+        todo = [(str(f), str(corpus)) for _d, f, action in plan if action == "process"]
         summary.documents = len(files)
-        summary.carried_over = len(carried)
-        fresh: dict[str, DocumentResult] = {}
-        engine = (_dask_map(todo, config, opts.scheduler or "") if opts.engine == "dask"
-                  else _local_map(todo, config, config.workers))
-        for i, result in enumerate(engine, 1):
-            if store:
-                store.save_result(run_id, result, ref.fingerprint, __version__)
-            fresh[result.doc_id] = result
-            if progress:
-                progress(i, len(todo), result)
+        summary.carried_over = len(plan) - len(todo)
+        engine = iter(_dask_map(todo, config, opts.scheduler or "") if opts.engine == "dask"
+                      else _local_map(todo, config, config.workers))
+        writer = _Outputs(out, ref, config, store, corpus)
+        done = 0
+        with writer:
+            for doc_id, f, action in plan:
+                if action == "process":
+                    result = next(engine)
+                    if store:
+                        store.save_result(run_id, result, ref.fingerprint, __version__)
+                    done += 1
+                    if progress:
+                        progress(done, len(todo), result)
+                    fresh = True
+                else:
+                    result = _carried(store, doc_id, ref, config, recheck=action == "recheck")
+                    store.touch(run_id, doc_id, str(f))  # type: ignore[union-attr]
+                    fresh = action == "recheck"
+                writer.add(result, fresh=fresh, fail_on=opts.fail_on)
         if store:
-            summary.deleted = len(store.mark_deleted(order))
-        results = [fresh.get(d) or carried[d] for d in order if d in fresh or d in carried]
-        if store:
-            results = [_with_reviews(r, store) for r in results]
-        validator = ClaimsValidator()
-        from .atomic import AtomicJsonlWriter
-
-        verdicts: Counter[str] = Counter()
-        date = _now()[:10]
-        with AtomicJsonlWriter(out / "claims.jsonl") as claims_out, \
-                AtomicJsonlWriter(out / "documents.jsonl") as docs_out, \
-                AtomicJsonlWriter(out / "claimreview.jsonl") as review_out:
-            for r in results:
-                validator.set_doc_length(r.doc_id, len(r.text) if r.text is not None else _doc_length(r, root))
-                docs_out.write(r.to_dict())
-                for c in r.claims:
-                    d = c.to_dict()
-                    if "review" in c.extra:
-                        d["review_status"] = c.extra["review"].get("status", "open")
-                    validator.add(d)
-                    claims_out.write(d)
-                    verdicts[d["verdict"]] += 1
-                for obj in claimreview_objects(r, author=config.author, date_published=date):
-                    review_out.write(obj)
-        problems = validator.finish()
-        if not problems.ok:
-            log.error("claims table failed validation:\n%s", problems.summary())
-        for r in results:
-            if r.status is Status.OK or r.claims:
-                write_document_report(r, r.text if r.text is not None else _source_text(r, root), out)
+            summary.deleted = len(store.mark_deleted([d for d, _f, _a in plan]))
         if config.write_segments:
-            _write_segments(results, root, ref, config, out)
-        write_claims_csv(out / "claims.jsonl", out / "claims.csv")
-        summary.processed = len(fresh)
-        summary.skipped = sum(r.status is Status.SKIPPED for r in results)
-        summary.errors = sum(r.status is Status.ERROR for r in results)
-        summary.claims = sum(len(r.claims) for r in results)
-        summary.verdicts = dict(verdicts)
-        summary.flagged_new = sum(
-            1 for r in fresh.values() for c in r.claims
-            if c.verdict is not None and c.verdict.value in opts.fail_on and _is_open(c, store))
+            _write_segments(plan, corpus, ref, config, out)
+        writer.finish_tables()
+        summary.processed = len(todo)
+        summary.skipped, summary.errors = writer.skipped, writer.errors
+        summary.claims, summary.verdicts = writer.claims, dict(writer.verdicts)
+        summary.flagged_new = writer.flagged_new
         summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
                              else EXIT_OK)
         summary.finished = _now()
         summary.seconds = round(time.monotonic() - t0, 3)
-        write_run_reports(results, out, run_info=_run_info(summary))
+        writer.finish_index(_run_info(summary))
         if store:
             store.finish_run(run_id, {"documents": summary.documents, "processed": summary.processed,
                                       "claims": summary.claims, **summary.verdicts}, summary.exit_code)
@@ -278,32 +247,151 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
     return summary
 
 
-def _carry_over(store: Any, path: Path, doc_id: str, ref: Reference, config: Config) -> DocumentResult | None:
-    """A stored result still valid for this file: same content; re-checked if only the reference changed."""
-    from .check import CheckContext, check_claims
-
+def _plan(store: Any, path: Path, doc_id: str, ref: Reference, full: bool) -> str:
+    """process (new or changed), carry (unchanged), or recheck (unchanged text, new reference tables)."""
+    if store is None or full:
+        return "process"
     stored = store.document(doc_id)
     if stored is None or stored.deleted or stored.pipeline_version != __version__:
-        return None
+        return "process"
     try:
-        sha = _sha256(path)
+        if _sha256(path) != stored.sha256:
+            return "process"
     except OSError:
-        return None
-    if sha != stored.sha256:
-        return None
-    previous = store.load_result(doc_id)
-    if previous is None:
-        return None
-    if stored.reference_version == ref.fingerprint:
+        return "process"
+    if store.load_result(doc_id) is None:
+        return "process"
+    return "carry" if stored.reference_version == ref.fingerprint else "recheck"
+
+
+def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck: bool) -> DocumentResult:
+    """The stored result; with new reference tables its claims are re-checked without re-segmenting."""
+    from .check import CheckContext, check_claims, note_inconsistencies
+
+    previous: DocumentResult = store.load_result(doc_id)
+    if not recheck:
         return previous
-    # reference changed: re-check the stored claims without re-segmenting (code findings keep their verdict)
     named = set(previous.mentions.get("product_ids", {}))
     spec = [replace(c, check=None) for c in previous.claims if c.attribute != "code"]
     code = [c for c in previous.claims if c.attribute == "code"]
-    checked = check_claims(spec, ref, CheckContext(named=named), config.tolerance)
+    checked = note_inconsistencies(check_claims(spec, ref, CheckContext(named=named), config.tolerance))
     result = replace(previous, claims=tuple(sorted(checked + code, key=lambda c: (c.start, c.end, c.attribute))))
     store.save_result(0, result, ref.fingerprint, __version__)
     return result
+
+
+class _Outputs:
+    """Streams results into claims.jsonl, documents.jsonl, claimreview.jsonl and per-document reports."""
+
+    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path) -> None:
+        from .atomic import AtomicJsonlWriter
+        from .validation import ClaimsValidator
+
+        self.out, self.ref, self.config, self.corpus = out, ref, config, corpus
+        self.validator = ClaimsValidator()
+        self.writers = [AtomicJsonlWriter(out / n) for n in ("claims.jsonl", "documents.jsonl", "claimreview.jsonl")]
+        self.index_path = out / ".report-index.json"
+        try:
+            self.old_index: dict[str, str] = json.loads(self.index_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.old_index = {}
+        self.index: dict[str, str] = {}
+        self.pending: list[DocumentResult] = []
+        self.slim: list[DocumentResult] = []
+        self.verdicts: Counter[str] = Counter()
+        self.claims = self.skipped = self.errors = self.flagged_new = 0
+        self.decisions = store.decisions() if store else {}
+        self.date = _now()[:10]
+        self.claims_hash = hashlib.sha256()
+
+    def __enter__(self) -> _Outputs:
+        for w in self.writers:
+            w.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for w in reversed(self.writers):
+            w.__exit__(*exc)
+        if exc[0] is None:
+            self._flush_reports()
+
+    def add(self, result: DocumentResult, *, fresh: bool, fail_on: frozenset[str]) -> None:
+        from .report import claimreview_objects
+
+        claims_out, docs_out, review_out = self.writers
+        r = _with_reviews(result, self.decisions)
+        length = len(r.text) if r.text is not None else len(_source_text(r, self.corpus))
+        self.validator.set_doc_length(r.doc_id, length)
+        docs_out.write(r.to_dict())
+        for c in r.claims:
+            d = c.to_dict()
+            d["review_status"] = c.extra["review"]["status"] if "review" in c.extra else "open"
+            if fresh:
+                self.validator.add(d)
+            claims_out.write(d)
+            self.claims_hash.update(json.dumps(d, ensure_ascii=False, sort_keys=True).encode())
+            self.verdicts[d["verdict"]] += 1
+            if fresh and d["verdict"] in fail_on and d["review_status"] not in ("dismissed", "corrected"):
+                self.flagged_new += 1
+        for obj in claimreview_objects(r, author=self.config.author, date_published=self.date):
+            review_out.write(obj)
+        self.claims += len(r.claims)
+        self.skipped += r.status is Status.SKIPPED
+        self.errors += r.status is Status.ERROR
+        fp = _report_fingerprint(r, self.ref)
+        self.index[r.doc_id] = fp
+        stale = self.old_index.get(r.doc_id) != fp or not _has_report(r, self.out)
+        if (r.status is Status.OK or r.claims) and stale:
+            self.pending.append(r)
+        if self.validator.pending == 0 or len(self.pending) >= 256:
+            self._flush_reports()
+        self.slim.append(replace(r, text=None, claims=tuple(c for c in r.claims if c.verdict and c.verdict.is_flag)))
+
+    def _flush_reports(self) -> None:
+        """Write the reports of documents whose claims have been validated (a batch at a time)."""
+        from .report import write_document_report
+
+        if self.validator.pending:
+            self._check(self.validator.finish())
+        for r in self.pending:
+            write_document_report(r, r.text if r.text is not None else _source_text(r, self.corpus), self.out)
+        self.pending = []
+
+    @staticmethod
+    def _check(problems: Any) -> None:
+        if not problems.ok:
+            log.error("claims table failed validation:\n%s", problems.summary())
+
+    def finish_tables(self) -> None:
+        from .atomic import atomic_write_text
+        from .report import write_claims_csv
+
+        self._check(self.validator.finish())
+        digest = self.claims_hash.hexdigest()
+        if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
+            write_claims_csv(self.out / "claims.jsonl", self.out / "claims.csv")
+        self.index["_claims_sha256"] = digest
+        atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False))
+
+    def finish_index(self, run_info: dict[str, Any]) -> None:
+        from .report import write_run_reports
+
+        write_run_reports(self.slim, self.out, run_info=run_info)
+
+
+def _has_report(r: DocumentResult, out: Path) -> bool:
+    from .report.paths import safe_name
+
+    return (out / f"{safe_name(r.doc_id)}.html").exists()
+
+
+def _report_fingerprint(r: DocumentResult, ref: Reference) -> str:
+    """Changes when anything shown in a document's report changes (content, reference, reviews, version)."""
+    reviews = sorted((c.claim_id, json.dumps(c.extra.get("review"), sort_keys=True)) for c in r.claims
+                     if "review" in c.extra)
+    key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
+                      len(r.claims)])
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def _sha256(path: Path) -> str:
@@ -316,8 +404,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _with_reviews(result: DocumentResult, store: Any) -> DocumentResult:
-    decisions = store.decisions()
+def _with_reviews(result: DocumentResult, decisions: dict[str, Any]) -> DocumentResult:
     if not decisions:
         return result
     claims = []
@@ -331,15 +418,6 @@ def _with_reviews(result: DocumentResult, store: Any) -> DocumentResult:
     return replace(result, claims=tuple(claims))
 
 
-def _is_open(claim: Any, store: Any) -> bool:
-    review = claim.extra.get("review")
-    return not review or review.get("status") not in ("dismissed", "corrected")
-
-
-def _doc_length(result: DocumentResult, root: Path) -> int:
-    return len(_source_text(result, root))
-
-
 def _source_text(result: DocumentResult, root: Path) -> str:
     if result.text is not None:
         return result.text
@@ -350,7 +428,8 @@ def _source_text(result: DocumentResult, root: Path) -> str:
         return ""
 
 
-def _write_segments(results: list[DocumentResult], root: Path, ref: Reference, config: Config, out: Path) -> None:
+def _write_segments(plan: list[tuple[str, Path, str]], root: Path, ref: Reference, config: Config, out: Path
+                    ) -> None:
     from .atomic import AtomicJsonlWriter
     from .errors import InputError
     from .ingest import read_document
@@ -358,15 +437,13 @@ def _write_segments(results: list[DocumentResult], root: Path, ref: Reference, c
 
     seg = get_segmenter(ref)
     with AtomicJsonlWriter(out / "segments.jsonl") as w:
-        for r in results:
-            if r.status is not Status.OK:
-                continue
+        for doc_id, path, _action in plan:
             try:
-                doc = read_document(Path(r.path), root, max_bytes=config.max_bytes)
+                doc = read_document(path, root, max_bytes=config.max_bytes)
             except InputError:
                 continue
             for s in seg.segment(doc, with_tokens=True, max_chars=config.window_chars).sentences:
-                w.write({"doc_id": r.doc_id, "sentence_index": s.index, "start": s.start, "end": s.end,
+                w.write({"doc_id": doc_id, "sentence_index": s.index, "start": s.start, "end": s.end,
                          "text": s.text, "kind": s.kind.value, "tokens": list(s.tokens)})
 
 

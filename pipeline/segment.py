@@ -25,7 +25,9 @@ from .reference import Reference, load_reference
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
 _SENT_END = frozenset("。！？!?；;")
 _BLANK = re.compile(r"[^\n]")
-_BULLET = re.compile(r"^[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
+# marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
+_CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
+_BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
 # words that jieba should keep whole besides the reference names
 _DOMAIN_WORDS = ("CUDA核心", "Tensor核心", "张量核心", "流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型",
                  "记忆体", "频宽", "显示卡", "晶片", "快取", "有效带宽", "单向带宽", "双向带宽")
@@ -148,15 +150,20 @@ class MentionComponent:
 
 
 def split_sentences(doc):  # type: ignore[no-untyped-def]
-    """spaCy component: a sentence starts after 。！？；, after a line break, and at a bullet."""
-    prev = None
+    """spaCy component: a sentence starts after 。！？；(and any closing quotes or repeated marks that follow), after
+    a line break, and at a bullet."""
+    ended = True
     for tok in doc:
-        if prev is None:
+        closer = tok.text[:1] in _CLOSERS
+        tok.is_sent_start = (ended and not closer) or tok.text in ("•", "●", "▪")
+        if "\n" in tok.text or "\n" in tok.whitespace_:
+            ended = True
+        elif tok.text[-1:] in _SENT_END:
+            ended = True
+        elif not closer or not ended:
+            ended = False
+        if tok.i == 0:
             tok.is_sent_start = True
-        else:
-            tok.is_sent_start = (prev.text[-1:] in _SENT_END or "\n" in prev.text or "\n" in prev.whitespace_
-                                 or tok.text in ("•", "●", "▪"))
-        prev = tok
     return doc
 
 

@@ -568,6 +568,11 @@ class ClaimsValidator:
     def set_doc_length(self, doc_id: str, n: int) -> None:
         self._lengths[doc_id] = n
 
+    @property
+    def pending(self) -> int:
+        """Claims added but not validated yet."""
+        return len(self._batch)
+
     def finish(self) -> ValidationResult:
         """Validate what is left; return every problem found so far."""
         self._flush()

@@ -57,12 +57,8 @@ SPLIT_CASES = [
      ["Ａ８００上市了！", "Ｈ８００呢？"]),
     ("第一行讲H100\r\n第二行讲T4",
      ["第一行讲H100", "第二行讲T4"]),
-    pytest.param("H100真的这么强？！MI300X也不差！！", ["H100真的这么强？！", "MI300X也不差！！"],
-                 marks=pytest.mark.xfail(strict=True, reason="each repeated end mark becomes a sentence: "
-                                                             "'！' is split off on its own")),
-    pytest.param("评测者说：“L40S很省电。”随后换上了A800。", ["评测者说：“L40S很省电。”", "随后换上了A800。"],
-                 marks=pytest.mark.xfail(strict=True, reason="a closing quote after 。 starts the next "
-                                                             "sentence instead of ending this one")),
+    ("H100真的这么强？！MI300X也不差！！", ["H100真的这么强？！", "MI300X也不差！！"]),
+    ("评测者说：“L40S很省电。”随后换上了A800。", ["评测者说：“L40S很省电。”", "随后换上了A800。"]),
 ]
 
 MENTION_CASES = [
@@ -131,8 +127,6 @@ def test_sentence_split(segmenter: Segmenter, text: str, expected: list[str]) ->
     assert [_LEADING_BULLET.sub("", s.text) for s in seg.sentences] == expected
 
 
-@pytest.mark.xfail(strict=True, reason="_BULLET uses ^ with match(text, pos): only a bullet at the very "
-                                      "start of a window is stripped")
 def test_every_bullet_marker_is_stripped(segmenter: Segmenter) -> None:
     seg = segmenter.segment(doc_of("L40S的优点：• 显存48GB • 支持FP8"))
     assert [s.text for s in seg.sentences] == ["L40S的优点：", "显存48GB", "支持FP8"]

@@ -6,6 +6,7 @@ Works on normalised text (see ``pipeline.normalize``); offsets are into the stri
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from ..records import Qualifier
 
 _CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
-_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.\d+)?"
 _CN_NUM = rf"[{_CN_DIGITS}]+(?:点[{_CN_DIGITS}]+)?"
 
 # unit alternatives; order matters (rates before sizes)
@@ -21,7 +22,7 @@ _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
     r"|(?P<tput>T?FLOPS|TOPS|TFLOPs|GFLOPS)"
     r"|(?P<freq>[MG]Hz)"
-    r"|(?P<size>[KMGT]B(?![A-Za-z/])|[GT](?![A-Za-z/\d]))"
+    r"|(?P<size>[KMGT]B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
     r"|(?P<bits>[- ]?bit(?![A-Za-z])|位宽|位(?![置数]))"
     r"|(?P<year>年(?!代))"
@@ -29,13 +30,15 @@ _UNIT = (
     r"|(?P<percent>%|％)"
     r"|(?P<count>个|顆|颗)"
 )
-_VALUE = rf"(?P<num>{_NUM})|(?P<cn>{_CN_NUM})"
-_QUANTITY = re.compile(rf"(?<![A-Za-z0-9.\-_/])(?:{_VALUE})\s*(?:{_UNIT})?")
+_VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
+# not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range
+_QUANTITY = re.compile(rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
-_RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或)\s*")
+_RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
 _LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = (
+    ("最多达", Qualifier.UP_TO), ("最高达", Qualifier.UP_TO), ("最大达", Qualifier.UP_TO),
     ("不超过", Qualifier.AT_MOST), ("不低于", Qualifier.AT_LEAST), ("不少于", Qualifier.AT_LEAST),
     ("高达", Qualifier.UP_TO), ("最高", Qualifier.UP_TO), ("最大", Qualifier.UP_TO), ("最多", Qualifier.UP_TO),
     ("多达", Qualifier.UP_TO), ("可达", Qualifier.UP_TO), ("高至", Qualifier.UP_TO),
@@ -166,16 +169,25 @@ def find_quantities(text: str) -> list[Quantity]:
         if m.group("cn") and (len(literal) < 2 and not m.group("count")):
             continue
         value = parse_number(literal)
-        if value is None:
+        if value is None or not math.isfinite(value) or value > 1e12:
             continue
+        if m.group("wan"):
+            value *= 1e4 if m.group("wan") == "万" else 1e8
         kind, unit, written, scale, bits = _unit_of(m)
         if m.group("cn") and kind == "bare":
             continue
         end = m.end() if kind != "bare" else m.end("num") if m.group("num") else m.end("cn")
         if kind == "year" and not (1980 <= value <= 2100 and literal.isdigit()):
             continue
-        raw.append(Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written,
-                            in_bits=bits, resolution=resolution_of(literal) * scale))
+        resolution = resolution_of(literal if literal[0].isdigit() else f"{value:g}") * scale
+        if m.group("wan"):
+            resolution *= 1e4 if m.group("wan") == "万" else 1e8
+        q = Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written, in_bits=bits,
+                     resolution=resolution)
+        if m.group("more"):  # 200多个, 5000余个: more than the number written
+            q = Quantity(q.start, q.end, q.num_start, q.value, q.unit, q.kind, Qualifier.AT_LEAST, q.written_unit,
+                         q.in_bits, q.resolution)
+        raw.append(q)
     raw.sort(key=lambda q: q.start)
     return list(_merge_ranges(text, raw))
 
@@ -197,7 +209,9 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
             i += 2
             continue
         qual, s, e = _qualifier(text, q.start, q.end)
-        if q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
+        if q.qualifier is not Qualifier.EXACT and qual is Qualifier.EXACT:
+            yield q
+        elif q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
             yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
                            q.resolution)
         else:
