@@ -86,13 +86,13 @@ def peak_rss_mb() -> float:
 
 def child_peak(corpus: Path, workers: int) -> float:
     code = (
-        "import resource,sys; sys.path.insert(0, %r)\n"
+        f"import resource,sys; sys.path.insert(0, {str(ROOT)!r})\n"
         "from pathlib import Path\nfrom pipeline.config import Config\nfrom pipeline.run import RunOptions, run\n"
         "import tempfile\n"
-        "run(RunOptions(corpus=Path(%r), config=Config(out_dir=Path(tempfile.mkdtemp()), workers=%d), "
-        "use_state=False))\n"
+        f"run(RunOptions(corpus=Path({str(corpus)!r}), config=Config(out_dir=Path(tempfile.mkdtemp()), "
+        f"workers={workers}), use_state=False))\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
-    ) % (str(ROOT), str(corpus), workers)
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(res.stdout.strip().splitlines()[-1])
 

@@ -124,9 +124,8 @@ def iter_corpus(path: Path, config: Config | None = None) -> Iterator[tuple[Docu
     config = config or Config()
     ref = load_reference(config.reference_dir)
     path = Path(path)
-    root = path if path.is_dir() else path
     for file in discover(path):
-        result = process_path(file, root, ref, config)
+        result = process_path(file, path, ref, config)
         yield result, ""
 
 

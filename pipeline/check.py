@@ -222,7 +222,7 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     elsewhere = _named_elsewhere(ref, claim, ctx, tol) if (
         claim.attribute in _DISTINCTIVE or claim.extra.get("via") == "substitution") else None
     if elsewhere is not None:
-        other, row = elsewhere
+        other, _row = elsewhere
         return Check(Verdict.MISATTRIBUTED,
                      f"文中给{name}的{attr_zh}“{_stated(claim)}”其实是{ref.name(other)}的参数；{name}应为{expected}。",
                      expected, first.source_url, first.source_title)
@@ -283,7 +283,8 @@ def _check_manufacturer(claim: Claim, ref: Reference) -> Check:
             f"{names}并不生产GPU"
     what = "技术" if subject in ref.terms else "产品"
     tail = f"（{extra}）" if extra else ""
-    return Check(Verdict.CONTRADICTED, f"{name}是{v.name}的{what}，文中归于{names}不正确{tail}。", v.name, source, title)
+    return Check(Verdict.CONTRADICTED, f"{name}是{v.name}的{what}，文中归于{names}不正确{tail}。", v.name,
+                 source, title)
 
 
 def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:

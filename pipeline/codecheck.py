@@ -7,11 +7,11 @@ Each finding is a claim with ``attribute="code"`` and ``verdict="code_issue"``, 
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import re
 import textwrap
 from bisect import bisect_right
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,8 +24,10 @@ PYFLAKES_URL = "https://pypi.org/project/pyflakes/"
 PYFLAKES_TITLE = "pyflakes: passive checker of Python programs"
 PYTHON_SYNTAX_URL = "https://docs.python.org/3/reference/grammar.html"
 
-_MULTI_GPU_PROSE = re.compile(r"多GPU|多卡|多显卡|多块显卡|多张显卡|多张卡|多个GPU|多块GPU|数据并行|模型并行|分布式训练")
-_GPU_PROSE = re.compile(r"(使用|用|在)\s*(?:[A-Za-z]*\s*)?(?:[A-Z]{1,2}\d{2,4}|GPU|显卡)\s*(?:GPU|显卡)?\s*(进行|训练|上|加速)")
+_MULTI_GPU_PROSE = re.compile(r"多GPU|多卡|多显卡|多块显卡|多张显卡|多张卡|多个GPU|多块GPU|数据并行|模型并行|"
+                              r"分布式训练")
+_GPU_PROSE = re.compile(r"(使用|用|在)\s*(?:[A-Za-z]*\s*)?(?:[A-Z]{1,2}\d{2,4}|GPU|显卡)\s*(?:GPU|显卡)?\s*"
+                        r"(进行|训练|上|加速)")
 _MULTI_GPU_CODE = re.compile(r"DataParallel|DistributedDataParallel|device_count|MirroredStrategy|tf\.distribute|"
                              r"cuda\(\s*1\s*\)|cuda:1|accelerate|deepspeed", re.I)
 _WRAPS_MODEL = re.compile(r"DataParallel|DistributedDataParallel")
@@ -138,7 +140,8 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
         undefined = found.get(1 if prelude.strip() else 0, [])
     for line, name in undefined:
         findings.append(Finding(line, f"undefined_name:{name}",
-                                f"代码第{line}行使用了未定义的名称 {name}（前文代码中也没有定义或导入），直接运行会报 NameError。",
+                                f"代码第{line}行使用了未定义的名称 {name}（前文代码中也没有定义或导入），"
+                                "直接运行会报 NameError。",
                                 None, PYFLAKES_URL, PYFLAKES_TITLE))
     if imports is None:
         imports = _aliases(ast.parse(prelude)) if prelude.strip() else {}
@@ -205,10 +208,8 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
                 check=Check(Verdict.CODE_ISSUE, f.message, f.expected, f.source, f.source_title),
                 extra={"offset_in_sentence": 0},
             ))
-        try:
+        with contextlib.suppress(SyntaxError):
             imports.update(_aliases(ast.parse(code)))
-        except SyntaxError:
-            pass
         prev_end = block.end
     return claims
 

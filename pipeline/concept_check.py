@@ -53,7 +53,8 @@ def _positioning(claim: Claim, ref: Reference) -> Check:
     stated = POSITIONING_ZH.get(str(claim.value), str(claim.value))
     if claim.value in p.positioning:
         return Check(Verdict.SUPPORTED, f"{p.name}的定位包括{stated}，与文中所述相符。", expected, source, title)
-    return Check(Verdict.CONTRADICTED, f"{p.name}的定位是{expected}，不是{stated}平台，文中“{claim.text.strip()}”不正确。",
+    return Check(Verdict.CONTRADICTED,
+                 f"{p.name}的定位是{expected}，不是{stated}平台，文中“{claim.text.strip()}”不正确。",
                  expected, source, title)
 
 

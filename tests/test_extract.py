@@ -261,4 +261,4 @@ def test_html_table_column_subjects(tmp_path: Path, ref) -> None:  # type: ignor
     claims, _ = analyse(doc, ref)
     wrong = [c for c in claims if c.text.startswith("2039")]
     assert wrong and wrong[0].subject == "nvidia_a100" and wrong[0].verdict is Verdict.CONTRADICTED
-    assert [c for c in claims if c.text.startswith("3350")][0].verdict is Verdict.SUPPORTED
+    assert next(c for c in claims if c.text.startswith("3350")).verdict is Verdict.SUPPORTED

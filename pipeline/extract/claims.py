@@ -267,7 +267,7 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     out: list[Draft] = []
     memory = [m for m in mentions if m.kind == "memory_type"]
     for m in mentions:
-        cs, ce = cues.clause_bounds(text, m.start)
+        cs, _ce = cues.clause_bounds(text, m.start)
         if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
         if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]):

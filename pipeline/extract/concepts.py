@@ -39,11 +39,13 @@ PREDICATE_ZH = {"memory": "显存/存储容量", "memory_chip": "独立的显存
 _CALLED_MODEL_BEFORE = re.compile(r"模型\s*(?:如|例如|比如|包括|像|有)\s*$")
 _CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)?模型")
 _ANAPHOR = re.compile(r"^\s*(?:这|它|其|该)")
-_POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)(?:平台|卡|加速卡|GPU|芯片)|"
+_POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
+                       r"(?:平台|卡|加速卡|GPU|芯片)|"
                        r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)")
 _REDUNDANT_PSU = re.compile(r"冗余电源")
 _BUILTIN_STACK = re.compile(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
-_PRECISIONS = re.compile(r"(?:FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4)(?:\s*(?:、|和|及|与|/|,)\s*(?:FP64|FP32|TF32|BF16|"
+_PRECISIONS = re.compile(r"(?:FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4)"
+                         r"(?:\s*(?:、|和|及|与|/|,)\s*(?:FP64|FP32|TF32|BF16|"
                          r"FP16|FP8|INT8|INT4))*", re.I)
 
 

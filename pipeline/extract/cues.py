@@ -36,7 +36,8 @@ YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世")
 BUS_CUE = re.compile(r"位宽|总线|bus", re.I)
 # a value the sentence needs, compares or computes, rather than states as a card's spec
 NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
-                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中)[^,;。]{0,8}$", re.I)
+                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中)"
+                             r"[^,;。]{0,8}$", re.I)
 NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
 PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")
 AGGREGATE = re.compile(r"合计|总计|共计|加起来|总数|总量|总显存|总功耗|总和|一共|整机|总带宽|总共")
@@ -48,7 +49,8 @@ MULTIPLIER_BEFORE = re.compile(
     r"(?:(?P<dual>双)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:张|块|卡|路|片|颗)|(?P<x>\d+)\s*[×xX*]\s*)"
     r"\s*(?:的)?\s*$")
 MULTIPLIER_AFTER = re.compile(r"^\s*[×xX*]\s*(?P<n>\d+)")
-BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
+BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"
+                             r"(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
 EXPRESSION = re.compile(r"(?P<n>\d+)\s*[×xX*]\s*(?P<per>[\d.]+\s*[A-Za-z/]+)\s*=\s*")
 PRONOUN = re.compile(r"前者|后者|两者|二者|两张卡|这两张卡|两款|这两款|两张卡都|它|其")
 TENSOR_PRESENCE = re.compile(
@@ -61,7 +63,8 @@ USES = re.compile(r"(采用|搭载|基于|配备|内置|集成)[了的]?\s*(?:[^
 ARCH_AFTER = re.compile(r"^\s*(?:架构|微架构)")
 ARCH_BEFORE = re.compile(r"(基于|采用|使用|属于)\s*(?:了)?\s*$")
 CHIP_AFTER = re.compile(r"^\s*(?:芯片|核心|晶片|GPU|die)", re.I)
-CHIP_BEFORE = re.compile(r"(采用|基于|使用|核心为|芯片为|核心是|芯片是|搭载|集成了?|颗)\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
+CHIP_BEFORE = re.compile(r"(采用|基于|使用|核心为|芯片为|核心是|芯片是|搭载|集成了?|颗)\s*"
+                         r"(?:了|的|同一颗|一颗|两颗)?\s*$")
 PREVIOUS_GEN = re.compile(r"(上一代|前代|前一代|上代|老一代|旧款|之前)[^,;。]{0,4}$")
 
 

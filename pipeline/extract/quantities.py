@@ -32,7 +32,8 @@ _UNIT = (
 )
 _VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range
-_QUANTITY = re.compile(rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
+_QUANTITY = re.compile(
+    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
@@ -120,7 +121,7 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
             continue
         if kind == "rate":
             w = written.replace(" ", "")
-            bits = w[1] == "b" or w.lower().endswith("bps") and w[1] != "B"
+            bits = w[1] == "b" or (w.lower().endswith("bps") and w[1] != "B")
             scale = _SCALE[w[0].upper()] / (8.0 if bits else 1.0)
             return "rate", "GB/s", written, scale, bits
         if kind == "size":

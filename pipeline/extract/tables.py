@@ -86,9 +86,8 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
 
 def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int
                  ) -> list[Draft]:
-    from .claims import Draft, _round
-
     from ..segment import get_segmenter
+    from .claims import Draft, _round
 
     text = norm[cell.start:cell.end]
     out: list[Draft] = []
