@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -89,50 +88,41 @@ def check_text(text: str, *, doc_id: str = "text.txt", reference_dir: Path | Non
 
 def process_path(path: Path, root: Path, ref: Reference, config: Config) -> DocumentResult:
     """Read and analyse one file; any failure becomes an ``error`` result, never an exception."""
-    from .ingest import doc_id_for, is_blank, read_document
+    from .ingest import doc_id_for, format_for, is_blank, read_document
 
     doc_id = doc_id_for(path, root)
     try:
         doc = read_document(path, root, max_bytes=config.max_bytes)
     except InputError as e:
-        return DocumentResult(doc_id, str(path), _format_of(path), "", Status.ERROR, str(e))
+        return DocumentResult(doc_id, str(path), format_for(path).value, "", Status.ERROR, str(e))
     text = doc.text if doc.text_is_derived else None
     if is_blank(doc):
         return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.SKIPPED,
                               "empty or whitespace-only file", doc.title, text)
-    started = time.monotonic()
     try:
         claims, mentions = analyse(doc, ref, config)
     except RecursionError as e:  # pathological input: report it, keep the run going
         return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.ERROR,
                               f"analysis failed: {e!r}", doc.title, text)
-    elapsed = time.monotonic() - started
-    message = f"slow document: {elapsed:.1f}s" if elapsed > config.max_seconds else ""
-    return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.OK, message, doc.title, text,
+    return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.OK, "", doc.title, text,
                           tuple(claims), mentions)
 
 
-def _format_of(path: Path) -> str:
-    suffix = path.suffix.lower()
-    return {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}.get(suffix, "txt")
-
-
-def iter_corpus(path: Path, config: Config | None = None) -> Iterator[tuple[DocumentResult, str]]:
-    """(result, source text) for every article under ``path``, in file order."""
+def iter_corpus(path: Path, config: Config | None = None) -> Iterator[DocumentResult]:
+    """The result for every article under ``path``, in file order (nothing written)."""
     from .ingest import discover
 
     config = config or Config()
     ref = load_reference(config.reference_dir)
     path = Path(path)
     for file in discover(path):
-        result = process_path(file, path, ref, config)
-        yield result, ""
+        yield process_path(file, path, ref, config)
 
 
 def check_corpus(path: Path, *, reference_dir: Path | None = None) -> list[DocumentResult]:
     """Analyse every article under ``path`` (no files written)."""
     config = Config() if reference_dir is None else Config(reference_dir=Path(reference_dir))
-    return [r for r, _ in iter_corpus(Path(path), config)]
+    return list(iter_corpus(Path(path), config))
 
 
 def claims_frame(results: Iterable[DocumentResult]) -> pd.DataFrame:
