@@ -1,0 +1,536 @@
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.errors import LockedError, UsageError
+from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
+from pipeline.store import CSV_COLUMNS, SCHEMA_VERSION, Store
+
+ROOT = Path(__file__).resolve().parents[1]
+REF, PIPE = "ref-2024.06", "0.1.0"
+
+
+def make_claim(doc_id: str, claim_id: str, text: str, verdict: Verdict | None, *,
+               attribute: str = "memory_size", value: Any = 80, unit: str | None = "GB",
+               subject: str | None = "a100-80gb", expected: str | None = None, **extra: Any) -> Claim:
+    sentence = f"据官方资料，{text}。"
+    check = Check(verdict, f"参考值为 {expected}" if expected else "与参考一致", expected,
+                  "https://www.nvidia.com/a100", "A100 datasheet") if verdict else None
+    return Claim(doc_id=doc_id, start=6, end=6 + len(text), text=text, sentence=sentence, sentence_index=0,
+                 subject=subject, subject_mention=subject and subject.upper(), attribute=attribute,
+                 value=value, unit=unit, check=check, claim_id=claim_id, extra=dict(extra))
+
+
+def make_result(doc_id: str, claims: tuple[Claim, ...] = (), *, sha256: str = "aa" * 32,
+                text: str | None = None) -> DocumentResult:
+    return DocumentResult(doc_id=doc_id, path=f"corpus/{doc_id}", format="md", sha256=sha256,
+                          status=Status.OK, title="A100 与 H100 显存对比", text=text, claims=claims,
+                          mentions={"products": {"A100": 2}, "vendors": {"NVIDIA": 1}})
+
+
+def gpu_claims(doc_id: str) -> tuple[Claim, ...]:
+    """Five claims, three of them flags."""
+    return (
+        make_claim(doc_id, f"{doc_id}-ok", "A100 配备 80GB HBM2e 显存", Verdict.SUPPORTED),
+        make_claim(doc_id, f"{doc_id}-bw", "H100 的显存带宽为 2TB/s", Verdict.CONTRADICTED,
+                   attribute="memory_bandwidth", value=2, unit="TB/s", subject="h100-sxm",
+                   expected="3.35 TB/s"),
+        make_claim(doc_id, f"{doc_id}-mi", "MI300X 由英伟达推出", Verdict.MISATTRIBUTED, attribute="vendor",
+                   value="nvidia", unit=None, subject="mi300x", expected="AMD"),
+        make_claim(doc_id, f"{doc_id}-fp", "V100 的 FP64 算力约 30 TFLOPS", Verdict.CONTRADICTED,
+                   attribute="fp64", value=30, unit="TFLOPS", subject="v100-sxm2", expected="7.8 TFLOPS"),
+        make_claim(doc_id, f"{doc_id}-tdp", "该卡功耗大约 300W", Verdict.UNVERIFIABLE, attribute="tdp",
+                   value=300, unit="W", subject=None),
+    )
+
+
+@pytest.fixture
+def fresh_store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "state" / "state.sqlite") as store:
+        yield store
+
+
+@pytest.fixture
+def reviewed(fresh_store: Store) -> Store:
+    run = fresh_store.begin_run(REF, PIPE)
+    fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")), REF, PIPE)
+    fresh_store.save_result(run, make_result("b.md", gpu_claims("b.md")), REF, PIPE)
+    return fresh_store
+
+
+# ---- schema -------------------------------------------------------------------------------------
+
+
+def test_schema_created_and_version_recorded(fresh_store: Store) -> None:
+    conn = sqlite3.connect(fresh_store.path)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"documents", "runs", "claims", "decisions"} <= tables
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# The layout of schema version 1, frozen here as it shipped.
+V1_SCHEMA = """
+CREATE TABLE documents (doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
+    first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, last_processed TEXT NOT NULL, last_run INTEGER,
+    reference_version TEXT NOT NULL, pipeline_version TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+    result TEXT NOT NULL);
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, started TEXT NOT NULL, finished TEXT,
+    reference_version TEXT NOT NULL, pipeline_version TEXT NOT NULL, counts TEXT, exit_status INTEGER);
+CREATE TABLE claims (doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    claim_id TEXT NOT NULL, position INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (doc_id, claim_id));
+CREATE TABLE decisions (claim_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('accepted', 'dismissed', 'corrected')),
+    editor TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', decided_at TEXT NOT NULL);
+PRAGMA user_version = 1;
+"""
+
+
+def test_migrates_a_v1_database(tmp_path: Path) -> None:
+    db = tmp_path / "state.sqlite"
+    claim = make_claim("a.md", "c1", "H100 的显存带宽为 2TB/s", Verdict.CONTRADICTED)
+    conn = sqlite3.connect(db)
+    conn.executescript(V1_SCHEMA)
+    with conn:
+        conn.execute("INSERT INTO documents VALUES ('a.md', 'corpus/a.md', 'ff', 't', 't', 't', 1, ?, ?, 0, "
+                     "?)", (REF, PIPE, '{"status": "ok", "format": "md", "mentions": {}}'))
+        conn.execute("INSERT INTO claims VALUES ('a.md', 'c1', 0, ?)",
+                     (json.dumps(claim.to_dict(), ensure_ascii=False),))
+        conn.execute("INSERT INTO decisions VALUES ('c1', 'dismissed', '王编辑', '带宽口径不同', "
+                     "'2024-05-01T08:00:00+00:00')")
+    conn.close()
+
+    with Store(db) as store:
+        assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        decision = store.decisions()["c1"]
+        assert (decision.doc_id, decision.text, decision.editor) == ("a.md", claim.text, "王编辑")
+        assert store.review_status(claim) == "dismissed"
+        assert store.load_result("a.md").claims == (claim,)  # type: ignore[union-attr]
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "state.sqlite"
+    sqlite3.connect(db).execute("PRAGMA user_version = 99")
+    with pytest.raises(UsageError, match=r"newer gpu-factcheck \(schema 99"):
+        Store(db)
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "state.sqlite"
+    db.write_text("A100 配备 80GB HBM2e 显存\n" * 100, encoding="utf-8")
+    with pytest.raises(UsageError, match="not a usable gpu-factcheck state database"):
+        Store(db)
+
+
+def test_a_folder_as_state_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="cannot open the state database"):
+        Store(tmp_path)
+
+
+# ---- documents ----------------------------------------------------------------------------------
+
+
+def test_save_load_round_trip(fresh_store: Store) -> None:
+    claims = (
+        make_claim("a.html", "c1", "A100 配备 80GB HBM2e 显存", Verdict.SUPPORTED, offset_in_sentence=6,
+                   rule="memory_size/number+unit", spans=[[6, 10], [11, 16]]),
+        make_claim("a.html", "c2", "显存带宽为 1.5–2 TB/s", Verdict.CONTRADICTED,
+                   attribute="memory_bandwidth", value=[1.5, 2.0], unit="TB/s", expected="2.0 TB/s"),
+        make_claim("a.html", "c3", "据说很快", None, subject=None, value=None, unit=None),
+    )
+    result = make_result("a.html", claims, text="<p>A100 配备 80GB HBM2e 显存</p> 的正文")
+    fresh_store.save_result(fresh_store.begin_run(REF, PIPE), result, REF, PIPE)
+
+    loaded = fresh_store.load_result("a.html")
+    assert loaded == result
+    assert loaded is not None and loaded.mentions == result.mentions and loaded.text == result.text
+    assert [c.extra for c in loaded.claims] == [c.extra for c in claims]
+    assert [c.to_dict() for c in loaded.claims] == [c.to_dict() for c in claims]
+    assert fresh_store.load_result("missing.md") is None
+
+
+def test_save_replaces_claims_and_keeps_first_seen(fresh_store: Store) -> None:
+    run = fresh_store.begin_run(REF, PIPE)
+    fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")), REF, PIPE)
+    fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")[:2], sha256="bb" * 32), REF, PIPE)
+    loaded = fresh_store.load_result("a.md")
+    assert loaded is not None and [c.claim_id for c in loaded.claims] == ["a.md-ok", "a.md-bw"]
+    assert loaded.sha256 == "bb" * 32
+    assert sqlite3.connect(fresh_store.path).execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 2
+
+
+def test_text_is_absent_when_not_given(fresh_store: Store) -> None:
+    fresh_store.save_result(1, make_result("a.md"), REF, PIPE)
+    raw = sqlite3.connect(fresh_store.path).execute("SELECT result FROM documents").fetchone()[0]
+    assert '"text"' not in raw
+    assert fresh_store.load_result("a.md") == make_result("a.md")
+
+
+def test_error_results_are_stored(fresh_store: Store) -> None:
+    bad = DocumentResult("gbk.txt", "corpus/gbk.txt", "txt", "", Status.ERROR, "cannot decode: 不是 UTF-8")
+    fresh_store.save_result(1, bad, REF, PIPE)
+    assert fresh_store.load_result("gbk.txt") == bad
+    assert fresh_store.document("gbk.txt").status == "error"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("claim_ids", [("c1", ""), ("c1", "c1")])
+def test_claims_need_unique_ids(fresh_store: Store, claim_ids: tuple[str, str]) -> None:
+    claims = tuple(make_claim("a.md", cid, "A100 配备 80GB 显存", Verdict.SUPPORTED) for cid in claim_ids)
+    with pytest.raises(ValueError, match="unique claim_id"):
+        fresh_store.save_result(1, make_result("a.md", claims), REF, PIPE)
+    assert fresh_store.document("a.md") is None  # nothing half-written
+
+
+# fmt: off
+CURRENT_CASES = [
+    # (sha256,  reference, pipeline, current)
+    ("aa" * 32, REF,         PIPE,    True),
+    ("cc" * 32, REF,         PIPE,    False),
+    ("aa" * 32, "ref-2024.07", PIPE,  False),
+    ("aa" * 32, REF,         "0.2.0", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("sha", "ref", "pipe", "current"), CURRENT_CASES)
+def test_is_current(fresh_store: Store, sha: str, ref: str, pipe: str, current: bool) -> None:
+    fresh_store.save_result(1, make_result("a.md"), REF, PIPE)
+    assert fresh_store.is_current("a.md", sha, ref, pipe) is current
+
+
+def test_is_current_false_for_unknown_and_deleted(fresh_store: Store) -> None:
+    assert not fresh_store.is_current("a.md", "aa" * 32, REF, PIPE)
+    fresh_store.save_result(1, make_result("a.md"), REF, PIPE)
+    fresh_store.mark_deleted([])
+    assert not fresh_store.is_current("a.md", "aa" * 32, REF, PIPE)
+
+
+def test_document_record(fresh_store: Store) -> None:
+    fresh_store.save_result(1, make_result("a.md"), REF, PIPE)
+    doc = fresh_store.document("a.md")
+    assert doc is not None
+    assert (doc.doc_id, doc.path, doc.sha256, doc.reference_version, doc.pipeline_version, doc.deleted) == (
+        "a.md", "corpus/a.md", "aa" * 32, REF, PIPE, False)
+    assert datetime.fromisoformat(doc.last_processed).utcoffset() is not None
+
+
+def test_mark_deleted_and_reappear(fresh_store: Store) -> None:
+    run = fresh_store.begin_run(REF, PIPE)
+    for doc_id in ("a.md", "b.md", "c.md"):
+        fresh_store.save_result(run, make_result(doc_id, gpu_claims(doc_id)), REF, PIPE)
+    assert fresh_store.mark_deleted(["a.md", "c.md", "new.md"]) == ["b.md"]
+    assert fresh_store.mark_deleted(["a.md", "c.md"]) == []  # already deleted: not reported again
+    assert fresh_store.current_doc_ids() == ["a.md", "c.md"]
+    assert fresh_store.document("b.md").deleted  # type: ignore[union-attr]
+    assert {c["doc_id"] for c in fresh_store.list_claims()} == {"a.md", "c.md"}
+
+    fresh_store.touch(run, "b.md", "corpus/b.md")
+    assert fresh_store.current_doc_ids() == ["a.md", "b.md", "c.md"]
+    fresh_store.mark_deleted(["a.md"])
+    fresh_store.save_result(run, make_result("c.md"), REF, PIPE)
+    assert fresh_store.current_doc_ids() == ["a.md", "c.md"]
+
+
+def test_touch_needs_a_stored_document(fresh_store: Store) -> None:
+    with pytest.raises(ValueError, match="not in the state"):
+        fresh_store.touch(1, "ghost.md", "corpus/ghost.md")
+
+
+def test_runs(fresh_store: Store) -> None:
+    assert fresh_store.last_run() is None
+    first = fresh_store.begin_run(REF, PIPE)
+    fresh_store.finish_run(first, {"documents": 3, "flags": 2}, 1)
+    second = fresh_store.begin_run(REF, "0.2.0")
+    run = fresh_store.last_run()
+    assert run is not None and (run.id, run.finished, run.pipeline_version) == (second, None, "0.2.0")
+    fresh_store.finish_run(second, {"documents": 3}, 0)
+    run = fresh_store.last_run()
+    assert run is not None and (run.counts, run.exit_status) == ({"documents": 3}, 0) and run.finished
+    with pytest.raises(ValueError, match="no run"):
+        fresh_store.finish_run(999, {}, 0)
+
+
+# ---- review -------------------------------------------------------------------------------------
+
+
+def test_decide_records_who_when_and_what(reviewed: Store) -> None:
+    d = reviewed.decide("a.md-bw", "dismissed", " 王编辑 ", "官方口径为 2TB/s 以上")
+    assert (d.claim_id, d.status, d.editor, d.doc_id, d.text) == (
+        "a.md-bw", "dismissed", "王编辑", "a.md", "H100 的显存带宽为 2TB/s")
+    assert datetime.fromisoformat(d.decided_at).utcoffset().total_seconds() == 0  # type: ignore[union-attr]
+    assert reviewed.decisions() == {"a.md-bw": d}
+    again = reviewed.decide("a.md-bw", "corrected", "李编辑")
+    assert reviewed.decisions() == {"a.md-bw": again}
+
+
+@pytest.mark.parametrize(("claim_id", "status", "editor", "message"), [
+    ("nope", "dismissed", "王编辑", "unknown claim id 'nope'"),
+    ("a.md-bw", "open", "王编辑", "unknown review status 'open'"),
+    ("a.md-bw", "ignored", "王编辑", "use one of: accepted, dismissed, corrected"),
+    ("a.md-bw", "accepted", "  ", "--editor NAME"),
+])
+def test_decide_rejects(reviewed: Store, claim_id: str, status: str, editor: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        reviewed.decide(claim_id, status, editor)
+    assert reviewed.decisions() == {}
+
+
+def test_cannot_decide_on_a_deleted_documents_claim(reviewed: Store) -> None:
+    reviewed.mark_deleted(["b.md"])
+    with pytest.raises(UsageError, match="unknown claim id"):
+        reviewed.decide("a.md-bw", "dismissed", "王编辑")
+
+
+def test_decision_survives_a_rerun_until_the_text_changes(reviewed: Store) -> None:
+    claims = gpu_claims("a.md")
+    reviewed.decide("a.md-bw", "dismissed", "王编辑")
+    reviewed.save_result(2, make_result("a.md", claims, sha256="dd" * 32), REF, "0.2.0")
+    loaded = reviewed.load_result("a.md")
+    assert loaded is not None and reviewed.review_status(loaded.claims[1]) == "dismissed"
+
+    edited = make_claim("a.md", "a.md-bw", "H100 的显存带宽为 3TB/s", Verdict.CONTRADICTED)
+    reviewed.save_result(3, make_result("a.md", (claims[0], edited)), REF, "0.2.0")
+    assert reviewed.review_status(edited) == "open"
+    assert reviewed.list_claims(doc_id="a.md", flagged_only=True)[0]["review_status"] == "open"
+    assert "editor" not in reviewed.list_claims(doc_id="a.md", flagged_only=True)[0]
+    assert reviewed.review_status(claims[2]) == "open"  # never decided
+
+
+def test_open_flags_counts_open_and_accepted_only(reviewed: Store) -> None:
+    assert reviewed.open_flags("a.md") == 3  # supported and unverifiable are not flags
+    reviewed.decide("a.md-bw", "dismissed", "王编辑")
+    assert reviewed.open_flags("a.md") == 2
+    reviewed.decide("a.md-mi", "accepted", "王编辑", "确实是 AMD 的产品")
+    assert reviewed.open_flags("a.md") == 2
+    reviewed.decide("a.md-fp", "corrected", "王编辑")
+    assert reviewed.open_flags("a.md") == 1
+    assert reviewed.open_flags("b.md") == 3
+
+
+def test_list_claims_filters(reviewed: Store) -> None:
+    reviewed.decide("a.md-mi", "dismissed", "王编辑", "引用的是代工方")
+
+    def ids(**kw: Any) -> list[str]:
+        return [c["claim_id"] for c in reviewed.list_claims(**kw)]
+
+    assert len(ids()) == 10
+    assert ids(flagged_only=True, doc_id="a.md") == ["a.md-bw", "a.md-mi", "a.md-fp"]
+    assert ids(verdict="misattributed") == ["a.md-mi", "b.md-mi"]
+    assert ids(status="dismissed") == ["a.md-mi"]
+    assert ids(status="open", verdict="unverifiable") == ["a.md-tdp", "b.md-tdp"]
+    assert ids(subject="H100-SXM") == ["a.md-bw", "b.md-bw"]
+    row = reviewed.list_claims(status="dismissed")[0]
+    assert (row["editor"], row["note"], row["review_status"], row["expected"]) == (
+        "王编辑", "引用的是代工方", "dismissed", "AMD")
+    with pytest.raises(UsageError, match="unknown verdict 'wrong'"):
+        reviewed.list_claims(verdict="wrong")
+    with pytest.raises(UsageError, match="unknown review status"):
+        reviewed.list_claims(status="closed")
+
+
+# ---- lock ---------------------------------------------------------------------------------------
+
+
+def test_lock_contention_in_one_process(fresh_store: Store) -> None:
+    with Store(fresh_store.path) as other:
+        with fresh_store.lock(timeout=0):
+            started = time.monotonic()
+            message = r"another run holds the lock on .*state\.sqlite; .*--lock-timeout SECONDS"
+            with pytest.raises(LockedError, match=message), other.lock(timeout=0.2):
+                pass  # pragma: no cover
+            assert time.monotonic() - started < 2
+        with other.lock(timeout=0):
+            assert (fresh_store.path.parent / "state.sqlite.lock").exists()
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from pipeline.store import Store
+with Store(Path(sys.argv[1])) as store, store.lock(timeout=5):
+    print("locked", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_lock_held_by_another_process_is_freed_when_it_dies(fresh_store: Store) -> None:
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(fresh_store.path)], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(LockedError), fresh_store.lock(timeout=0.2):
+            pass  # pragma: no cover
+    finally:
+        holder.kill()
+        holder.wait(10)
+    with fresh_store.lock(timeout=5):
+        pass
+
+
+# ---- kill -9 mid-run ----------------------------------------------------------------------------
+
+KILL_MID_SAVE = """
+import os, pickle, signal, sys
+from pathlib import Path
+from pipeline import store as store_mod
+
+db, blob, kill_at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+results = pickle.loads(blob.read_bytes())
+store = store_mod.Store(db)
+run = store.begin_run("ref-2024.06", "0.1.0")
+real_claim_json = store_mod._claim_json
+written = []
+
+def dying_claim_json(claim):
+    written.append(claim)
+    if len(written) == 2:  # inside the transaction: document row upserted, old claims deleted
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real_claim_json(claim)
+
+for i, result in enumerate(results):
+    if i == kill_at:
+        store_mod._claim_json = dying_claim_json
+    store.save_result(run, result, "ref-2024.06", "0.1.0")
+"""
+
+
+def test_kill_mid_run_loses_nothing_committed(tmp_path: Path) -> None:
+    db = tmp_path / "state.sqlite"
+    results = [make_result(f"doc{i}.md", gpu_claims(f"doc{i}.md"), sha256=f"{i:02d}" * 32) for i in range(6)]
+    kill_at = 3
+    old = make_result("doc3.md", gpu_claims("doc3.md")[:1], sha256="ee" * 32)
+    with Store(db) as store:  # doc3 from an earlier run: must survive the interrupted re-save
+        store.save_result(store.begin_run(REF, PIPE), old, REF, PIPE)
+    blob = tmp_path / "results.pickle"
+    blob.write_bytes(pickle.dumps(results))
+
+    proc = subprocess.run([sys.executable, "-c", KILL_MID_SAVE, str(db), str(blob), str(kill_at)], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+
+    with Store(db) as store:
+        assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        for result in results[:kill_at]:
+            assert store.load_result(result.doc_id) == result
+        assert store.load_result("doc3.md") == old
+        assert [store.load_result(r.doc_id) for r in results[kill_at + 1:]] == [None, None]
+        assert store.last_run().finished is None  # type: ignore[union-attr]
+
+        run = store.begin_run(REF, PIPE)
+        for result in results[kill_at:]:
+            store.save_result(run, result, REF, PIPE)
+        conn = sqlite3.connect(db)
+        assert conn.execute("SELECT COUNT(*) FROM claims").fetchone()[0] == 6 * 5
+        assert conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 6
+        duplicates = "SELECT claim_id FROM claims GROUP BY claim_id HAVING COUNT(*) > 1"
+        assert conn.execute(duplicates).fetchall() == []
+        assert [store.load_result(r.doc_id) for r in results] == results
+
+
+# ---- CSV ----------------------------------------------------------------------------------------
+
+
+def test_csv_export_import_round_trip(reviewed: Store, tmp_path: Path) -> None:
+    reviewed.decide("a.md-bw", "dismissed", "王编辑", "=官方口径, 见 \"白皮书\"\n第二行")
+    reviewed.decide("b.md-mi", "accepted", "Li Wei", "-")
+    out = tmp_path / "decisions.csv"
+    assert reviewed.export_decisions_csv(out) == 2
+
+    raw = out.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    frame = pd.read_csv(out, encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    assert tuple(frame.columns) == CSV_COLUMNS
+    assert frame["status"].tolist() == ["dismissed", "accepted"]
+    # a leading apostrophe, so a spreadsheet won't run them as formulas
+    assert frame["note"].tolist() == ["'=官方口径, 见 \"白皮书\"\n第二行", "'-"]
+
+    with Store(tmp_path / "other.sqlite") as other:
+        assert other.import_decisions_csv(out) == 2
+        assert other.decisions() == reviewed.decisions()
+    assert reviewed.import_decisions_csv(out) == 2  # importing again changes nothing
+    assert len(reviewed.decisions()) == 2
+
+
+def test_import_fills_text_from_the_state_and_accepts_gbk(reviewed: Store, tmp_path: Path) -> None:
+    path = tmp_path / "from-excel.csv"
+    path.write_bytes(("claim_id,doc_id,text,status,editor,note,decided_at\r\n"
+                      "a.md-fp,,,dismissed,王编辑,FP64 指的是张量核心,2024-06-01T09:30:00Z\r\n"
+                      "a.md-mi,a.md,MI300X 由英伟达推出,corrected,王编辑,,2024-06-01 17:30:00+08:00\r\n"
+                      ).encode("gb18030"))
+    assert reviewed.import_decisions_csv(path) == 2
+    fp, mi = reviewed.decisions()["a.md-fp"], reviewed.decisions()["a.md-mi"]
+    assert (fp.doc_id, fp.text, fp.decided_at) == ("a.md", "V100 的 FP64 算力约 30 TFLOPS",
+                                                   "2024-06-01T09:30:00+00:00")
+    assert mi.decided_at == "2024-06-01T09:30:00+00:00"
+    assert reviewed.open_flags("a.md") == 1
+
+
+HEADER = "claim_id,doc_id,text,status,editor,note,decided_at\n"
+GOOD_ROW = "a.md-bw,a.md,H100 的显存带宽为 2TB/s,dismissed,王编辑,,\n"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    (HEADER + GOOD_ROW + "a.md-mi,a.md,MI300X 由英伟达推出,maybe,王编辑,,\n",
+     r"row 3 \(a\.md-mi\): status 'maybe' is not one of accepted, dismissed, corrected"),
+    (HEADER + GOOD_ROW + GOOD_ROW + ",a.md,x,dismissed,王编辑,,\n", "row 4: claim_id is empty"),
+    (HEADER + "a.md-mi,a.md,MI300X 由英伟达推出,accepted,,,\n", r"row 2 \(a\.md-mi\): editor is empty"),
+    (HEADER + "a.md-mi,a.md,x,accepted,王编辑,,昨天\n", "row 2: decided_at '昨天' is not an ISO-8601 time"),
+    (HEADER + "zz,,,accepted,王编辑,,\n", r"row 2 \(zz\): text is empty and the claim is not in the state"),
+    ("claim_id,status,editor\n" + "a.md-bw,dismissed,王编辑\n", "lacks the column.s. doc_id, text, note"),
+])
+def test_bad_csv_rows_name_the_row_and_write_nothing(reviewed: Store, tmp_path: Path, body: str,
+                                                     message: str) -> None:
+    path = tmp_path / "decisions.csv"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(UsageError, match=message):
+        reviewed.import_decisions_csv(path)
+    assert reviewed.decisions() == {}
+
+
+def test_import_of_a_missing_file(reviewed: Store, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="cannot read"):
+        reviewed.import_decisions_csv(tmp_path / "nope.csv")
+
+
+def test_export_to_a_missing_folder(reviewed: Store, tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="check that its folder exists"):
+        reviewed.export_decisions_csv(tmp_path / "no" / "such" / "decisions.csv")
+
+
+cell_text = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x00")
+                    | st.sampled_from(["=", "+", "-", "@", "'", "\t", "\r", "\n", ",", '"']), max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=cell_text.filter(bool), note=cell_text,
+       editor=cell_text.filter(lambda s: s.strip() == s and s != ""))
+def test_csv_round_trips_any_text(text: str, note: str, editor: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "decisions.csv"
+        with Store(Path(tmp) / "a.sqlite") as a:
+            claim = make_claim("a.md", "c1", text, Verdict.CONTRADICTED)
+            a.save_result(1, make_result("a.md", (claim,)), REF, PIPE)
+            a.decide("c1", "dismissed", editor, note)
+            a.export_decisions_csv(path)
+            expected = a.decisions()
+        with Store(Path(tmp) / "b.sqlite") as b:
+            b.import_decisions_csv(path)
+            assert b.decisions() == expected
