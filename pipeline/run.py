@@ -252,8 +252,8 @@ def _plan(store: Any, path: Path, doc_id: str, ref: Reference, full: bool) -> st
     if store is None or full:
         return "process"
     stored = store.document(doc_id)
-    if stored is None or stored.deleted or stored.pipeline_version != __version__:
-        return "process"
+    if stored is None or stored.deleted or stored.pipeline_version != __version__ or stored.status == "error":
+        return "process"  # errors are retried: the file may have been fixed or the failure transient
     try:
         if _sha256(path) != stored.sha256:
             return "process"
