@@ -199,6 +199,7 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
     store = Store(opts.state or (out / "state.sqlite")) if opts.use_state else None
     lock = store.lock(opts.lock_timeout) if store else contextlib.nullcontext()
     with lock:
+        _remove_stale_temp_files(out)
         run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
         plan: list[tuple[str, Path, str]] = []  # (doc_id, path, process | carry | recheck)
         for f in files:
@@ -245,6 +246,13 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
                                       "claims": summary.claims, **summary.verdicts}, summary.exit_code)
             store.close()
     return summary
+
+
+def _remove_stale_temp_files(out: Path) -> None:
+    """Temp files of an earlier run that was killed mid-write (the real outputs were never replaced)."""
+    for tmp in out.glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def _plan(store: Any, path: Path, doc_id: str, ref: Reference, full: bool) -> str:
@@ -448,9 +456,13 @@ def _write_segments(plan: list[tuple[str, Path, str]], root: Path, ref: Referenc
 
 
 def _run_info(s: RunSummary) -> dict[str, Any]:
-    return {"started": s.started, "finished": s.finished, "documents": s.documents, "processed": s.processed,
-            "carried_over": s.carried_over, "claims": s.claims, "reference_version": s.reference_version,
-            "pipeline_version": s.pipeline_version, **{f"verdict_{k}": v for k, v in s.verdicts.items()}}
+    """The run's facts for the top of index.html, labelled in Chinese for the editors."""
+    zh = {"supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴", "unverifiable": "无法核实",
+          "code_issue": "代码问题"}
+    return {"开始": s.started, "结束": s.finished, "文档": s.documents, "本次处理": s.processed,
+            "未变沿用": s.carried_over, "跳过": s.skipped, "出错": s.errors, "声明": s.claims,
+            **{zh.get(k, k): v for k, v in s.verdicts.items()},
+            "参考表版本": s.reference_version, "程序版本": s.pipeline_version}
 
 
 def _now() -> str:

@@ -1,0 +1,180 @@
+"""Runs with state: incremental processing, reference changes, review decisions, locking, and resuming after a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from pipeline.config import DEFAULT_REFERENCE_DIR, Config
+from pipeline.errors import LockedError
+from pipeline.run import EXIT_FLAGGED, EXIT_OK, RunOptions, run
+from pipeline.store import Store
+
+ARTICLES = {
+    "a.txt": "RTX 4090评测\n\nRTX 4090配备了32GB的GDDR6X显存，功耗450W。\n",
+    "b.txt": "H100简介\n\nH100 SXM5拥有16896个CUDA核心，显存带宽3.35TB/s。\n",
+    "c.txt": "L4入门\n\nL4的显存为24GB，功耗72W。\n",
+}
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for name, text in ARTICLES.items():
+        (d / name).write_text(text, encoding="utf-8")
+    return d
+
+
+def _run(corpus: Path, out: Path, **kw: object) -> object:
+    config = kw.pop("config", None) or Config(out_dir=out, workers=1)
+    return run(RunOptions(corpus=corpus, config=config, **kw))  # type: ignore[arg-type]
+
+
+def _claims(out: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(x) for x in (out / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _docs(out: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(x) for x in (out / "documents.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_unchanged_documents_are_carried_over_and_outputs_stay_complete(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = _run(corpus, out)
+    claims_before = sorted(json.dumps(c, sort_keys=True) for c in _claims(out))
+    second = _run(corpus, out)
+    assert (first.processed, second.processed, second.carried_over) == (3, 0, 3)  # type: ignore[attr-defined]
+    assert sorted(json.dumps(c, sort_keys=True) for c in _claims(out)) == claims_before
+    assert {d["doc_id"] for d in _docs(out)} == set(ARTICLES)
+    (corpus / "c.txt").write_text("L4入门\n\nL4的显存为48GB。\n", encoding="utf-8")
+    third = _run(corpus, out)
+    assert (third.processed, third.carried_over) == (1, 2)  # type: ignore[attr-defined]
+    wrong = [c for c in _claims(out) if c["doc_id"] == "c.txt" and c["text"] == "48GB"]
+    assert wrong and wrong[0]["verdict"] == "contradicted"
+    full = _run(corpus, out, full=True)
+    assert full.processed == 3  # type: ignore[attr-defined]
+
+
+def test_deleted_document_is_marked_and_dropped(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _run(corpus, out)
+    (corpus / "b.txt").unlink()
+    summary = _run(corpus, out)
+    assert summary.deleted == 1  # type: ignore[attr-defined]
+    assert {d["doc_id"] for d in _docs(out)} == {"a.txt", "c.txt"}
+    assert all(c["doc_id"] != "b.txt" for c in _claims(out))
+
+
+def test_reference_change_rechecks_without_resegmenting(corpus: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    ref = tmp_path / "reference"
+    shutil.copytree(DEFAULT_REFERENCE_DIR, ref)
+    out = tmp_path / "out"
+    config = Config(out_dir=out, workers=1, reference_dir=ref)
+    _run(corpus, out, config=config)
+    before = {c["text"]: c["verdict"] for c in _claims(out) if c["doc_id"] == "a.txt"}
+    assert before["32GB"] == "contradicted"
+    specs = ref / "specs.csv"
+    lines = specs.read_text(encoding="utf-8").splitlines(keepends=True)
+    edited = [ln.replace(",memory_size,,24,GB,", ",memory_size,,32,GB,", 1) if ln.startswith("nvidia_rtx_4090,")
+              else ln for ln in lines]
+    assert edited != lines, "expected an RTX 4090 memory_size row to edit"
+    specs.write_text("".join(edited), encoding="utf-8")
+
+    from pipeline import segment
+
+    def no_segmenting(*_a: object, **_k: object) -> None:
+        raise AssertionError("a reference change must not re-segment unchanged documents")
+
+    monkeypatch.setattr(segment.Segmenter, "segment", no_segmenting)
+    summary = _run(corpus, out, config=config)
+    assert summary.processed == 0  # type: ignore[attr-defined]
+    after = {c["text"]: c["verdict"] for c in _claims(out) if c["doc_id"] == "a.txt"}
+    assert after["32GB"] == "supported"
+
+
+def test_decision_survives_rerun_until_the_text_changes(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _run(corpus, out)
+    flagged = next(c for c in _claims(out) if c["verdict"] == "contradicted")
+    with Store(out / "state.sqlite") as store:
+        store.decide(flagged["claim_id"], "dismissed", "测试编辑", "误报")
+    _run(corpus, out)
+    again = next(c for c in _claims(out) if c["claim_id"] == flagged["claim_id"])
+    assert again["review_status"] == "dismissed"
+    page = (out / "a.txt.md").read_text(encoding="utf-8")
+    assert "测试编辑" in page
+    (corpus / "a.txt").write_text("RTX 4090评测\n\nRTX 4090配备了36GB的GDDR6X显存，功耗450W。\n", encoding="utf-8")
+    _run(corpus, out)
+    assert all(c["review_status"] == "open" for c in _claims(out) if c["doc_id"] == "a.txt")
+
+
+def test_fail_on_counts_only_open_flags_in_new_or_changed_documents(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    fail_on = frozenset({"contradicted"})
+    assert _run(corpus, out, fail_on=fail_on).exit_code == EXIT_FLAGGED  # type: ignore[attr-defined]
+    assert _run(corpus, out, fail_on=fail_on).exit_code == EXIT_OK  # type: ignore[attr-defined]
+    (corpus / "a.txt").write_text("RTX 4090评测\n\n这块RTX 4090配备了40GB显存。\n", encoding="utf-8")
+    assert _run(corpus, out, fail_on=fail_on).exit_code == EXIT_FLAGGED  # type: ignore[attr-defined]
+    with Store(out / "state.sqlite") as store:
+        for c in store.list_claims(flagged_only=True):
+            store.decide(c["claim_id"], "dismissed", "编辑", "")
+    (corpus / "a.txt").write_text("RTX 4090评测\n\n这块RTX 4090配备了40GB显存。\n\n", encoding="utf-8")
+    assert _run(corpus, out, fail_on=fail_on).exit_code == EXIT_OK  # type: ignore[attr-defined]
+
+
+def test_second_run_waits_for_the_lock_then_exits_2(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _run(corpus, out)
+    holder = Store(out / "state.sqlite")
+    with holder.lock(0):
+        with pytest.raises(LockedError):
+            _run(corpus, out, lock_timeout=0.2)
+        result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(out), "--workers", "1"])
+        assert result.exit_code == 2
+        assert "lock" in result.output.lower()
+    holder.close()
+
+
+_KILLER = """
+import os, signal, sys
+from pathlib import Path
+from pipeline.config import Config
+from pipeline.run import RunOptions, run
+
+def progress(i, total, result):
+    if i == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=1)), progress)
+"""
+
+
+def test_killed_run_loses_nothing_committed_and_the_next_run_completes(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for i in range(6):
+        (corpus / f"doc{i}.txt").write_text(f"第{i}篇\n\nRTX 4090配备了{24 + 8 * (i % 2)}GB显存。\n", encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-c", _KILLER, str(corpus), str(out)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], env={**os.environ, "PYTHONPATH": "."})
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert not (out / "claims.jsonl").exists()  # never half-written: the temp file was not renamed into place
+    with Store(out / "state.sqlite") as store:
+        assert len(store.current_doc_ids()) == 3
+    summary = _run(corpus, out)
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    assert (summary.processed, summary.carried_over) == (3, 3)  # type: ignore[attr-defined]
+    claims = _claims(out)
+    assert len({c["claim_id"] for c in claims}) == len(claims)
+    assert {c["doc_id"] for c in claims} == {f"doc{i}.txt" for i in range(6)}
