@@ -28,9 +28,9 @@ _BLANK = re.compile(r"[^\n]")
 # marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
 _CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
 _BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
-# words that jieba should keep whole besides the reference names
-_DOMAIN_WORDS = ("CUDA核心", "Tensor核心", "张量核心", "流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型",
-                 "记忆体", "频宽", "显示卡", "晶片", "快取", "有效带宽", "单向带宽", "双向带宽")
+# attribute words (and their Taiwan forms after conversion) that jieba should keep whole besides the reference names
+_DOMAIN_WORDS = ("流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型", "记忆体", "频宽", "显示卡", "晶片", "快取",
+                 "有效带宽", "单向带宽", "双向带宽")
 
 
 @dataclass(frozen=True)
@@ -156,9 +156,7 @@ def split_sentences(doc):  # type: ignore[no-untyped-def]
     for tok in doc:
         closer = tok.text[:1] in _CLOSERS
         tok.is_sent_start = (ended and not closer) or tok.text in ("•", "●", "▪")
-        if "\n" in tok.text or "\n" in tok.whitespace_:
-            ended = True
-        elif tok.text[-1:] in _SENT_END:
+        if "\n" in tok.text or "\n" in tok.whitespace_ or tok.text[-1:] in _SENT_END:
             ended = True
         elif not closer or not ended:
             ended = False
