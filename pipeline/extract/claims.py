@@ -172,6 +172,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         return (attr, None) if attr else (None, None)
     if q.kind == "rate":
         attr = cues.rate_attribute(text, q)
+        if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
+            attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
         return (attr, "NVLink" if attr == "interconnect_bandwidth" else None)
     if q.kind == "size":
         if q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20):
@@ -179,14 +181,18 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             m = cues.CACHE_CUE.search(text, cs, ce)
             scope = "Infinity Cache" if re.search(r"Infinity", text[cs:ce], re.I) else "L2"
             return "cache_size", (scope if m else None)
-        if cues.has_cue(cues.MEMORY_CUE, text, q, right=6) or _possessive_value(text, q, mentions):
+        cs, ce = cues.clause_bounds(text, q.start)
+        if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
+                or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))):
             return "memory_size", None
         return None, None
     if q.kind == "power":
         cs, ce = cues.clause_bounds(text, q.start)
         if cues.NOT_CARD_POWER.match(text[q.end:ce]):
             return None, None
-        if cues.has_cue(cues.POWER_CUE, text, q) or _possessive_value(text, q, mentions):
+        # W is a power unit: a card's figure when the sentence speaks of power or the clause names the card
+        named = any(m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
+        if cues.POWER_CUE.search(text, 0, ce) or named or _possessive_value(text, q, mentions):
             return "tdp", None
         return None, None
     if q.kind == "year":

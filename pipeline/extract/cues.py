@@ -32,7 +32,7 @@ MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|�
 CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(缓存|快取|Cache)", re.I)
 POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
 NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|额定)")
-YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世")
+YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:推出|发布)?的(?:产品|新品|旗舰)")
 BUS_CUE = re.compile(r"位宽|总线|bus", re.I)
 # a value the sentence needs, compares or computes, rather than states as a card's spec
 NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
@@ -83,6 +83,8 @@ def count_attribute(text: str, q: Quantity) -> str | None:
     for attr, pat in COUNT_CUES:
         if pat.match(right):
             return attr
+    if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
+        return "mig_instances"  # 7个相互隔离的GPU实例
     cs, _ce = clause_bounds(text, q.start)
     left = text[cs:q.start]
     found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]
