@@ -31,6 +31,8 @@ _GPU_PROSE = re.compile(r"(使用|用|在)\s*(?:[A-Za-z]*\s*)?(?:[A-Z]{1,2}\d{2,
 _MULTI_GPU_CODE = re.compile(r"DataParallel|DistributedDataParallel|device_count|MirroredStrategy|tf\.distribute|"
                              r"cuda\(\s*1\s*\)|cuda:1|accelerate|deepspeed", re.I)
 _WRAPS_MODEL = re.compile(r"DataParallel|DistributedDataParallel")
+# code that builds, trains or runs a model (a script that only lists the GPUs promises nothing about where it runs)
+_RUNS_A_MODEL = re.compile(r"\bmodel\b|\.fit\(|\.backward\(|optimizer|nn\.Module|keras\.", re.I)
 _ON_GPU_CODE = re.compile(r"\.cuda\(|\.to\(|device\s*=|tf\.device\(|['\"]cuda|/GPU:")
 
 
@@ -148,7 +150,7 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
     aliases = {**imports, **_aliases(tree)}
     seen: set[tuple[int, str]] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Attribute):
+        if not isinstance(node, (ast.Attribute, ast.Name)) or not isinstance(node.ctx, ast.Load):
             continue
         name = _dotted(node)
         if not name:
@@ -177,7 +179,8 @@ def _promises(code: str, prose: str) -> list[Finding]:
                            "或把模型分到多张卡上的操作。", "nn.parallel.DistributedDataParallel 或 nn.DataParallel",
                            "https://pytorch.org/tutorials/intermediate/ddp_tutorial.html",
                            "Getting Started with Distributed Data Parallel (PyTorch Tutorials)"))
-    if (_GPU_PROSE.search(said) or _WRAPS_MODEL.search(code)) and not _ON_GPU_CODE.search(code):
+    trains = bool(_RUNS_A_MODEL.search(code))
+    if trains and (_GPU_PROSE.search(said) or _WRAPS_MODEL.search(code)) and not _ON_GPU_CODE.search(code):
         out.append(Finding(first, "claim_not_in_code:on_gpu",
                            "文中说在GPU上训练，但代码从未把模型或数据放到GPU上（没有 .to(device) / .cuda()），"
                            "实际会在CPU上运行。", "model.to(\"cuda\") 以及把每个批次的数据 .to(\"cuda\")",
@@ -194,9 +197,12 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
     claims: list[Claim] = []
     imports: dict[str, str] = {}
     prev_end = 0
-    codes = [textwrap.dedent(doc.text[b.start:b.end].replace("\r\n", "\n")) for b in blocks]
+    codes = [_python_source(doc.text[b.start:b.end]) for b in blocks]
     undefined = undefined_names(codes)
     for n, (block, code) in enumerate(zip(blocks, codes, strict=True)):
+        if not code.strip():  # another language, or only fences
+            prev_end = block.end
+            continue
         prose = _preceding_prose(doc, prev_end, block.start)
         for f in check_code(code, prose=prose, deprecated=deprecated, undefined=undefined.get(n, []),
                             imports=imports):
@@ -212,6 +218,32 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
             imports.update(_aliases(ast.parse(code)))
         prev_end = block.end
     return claims
+
+
+_FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+#.-]*)")
+_PYTHON_LANGS = frozenset({"", "python", "py", "python3", "py3", "ipython", "pycon", "pytorch"})
+
+
+def _python_source(raw: str) -> str:
+    """A code block's Python source: Markdown fences removed (their lines kept blank, so line numbers stay),
+    blocks in another language emptied; shell sessions are not Python either."""
+    lines = raw.replace("\r\n", "\n").split("\n")
+    fence = _FENCE.match(lines[0]) if lines else None
+    if fence:
+        if fence.group(2).lower() not in _PYTHON_LANGS:
+            return ""
+        lines[0] = ""
+        for i in range(len(lines) - 1, 0, -1):  # the closing fence, possibly followed by blank lines
+            if _FENCE.match(lines[i]):
+                lines[i] = ""
+                break
+            if lines[i].strip():
+                break
+    body = [ln for ln in lines if ln.strip()]
+    if body and all(re.match(r"\s*(\$|pip |conda |apt|sudo |nvidia-smi|cd |export |python -m |git )", ln)
+                    for ln in body if not ln.lstrip().startswith("#")):
+        return ""
+    return textwrap.dedent("\n".join(lines))
 
 
 def _preceding_prose(doc: Document, since: int, until: int) -> str:

@@ -86,11 +86,9 @@ DEPRECATED_CASES = [
                                                                                   [("torch.nn.functional.sigmoid", 3)]),
     ("import torch\nv = torch.autograd.Variable(torch.ones(2))\n",                [(VARIABLE, 2)]),
     ("import tensorflow as tf\nsess = tf.Session()\n",                            [("tf.Session", 2)]),
-    gap(("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n",        [(GRAD_SCALER, 2)]),
-        NAME_IMPORT_GAP),
-    gap(("import torch\nfrom torch.autograd import Variable\nv = Variable(torch.ones(2))\n",
+    ("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n",        [(GRAD_SCALER, 2)]),
+    ("import torch\nfrom torch.autograd import Variable\nv = Variable(torch.ones(2))\n",
                                                                                   [(VARIABLE, 3)]),
-        NAME_IMPORT_GAP),
     ("import torch\nscaler = torch.amp.GradScaler(\"cuda\")\n",                    []),
     ("import torch\nwith torch.autocast(\"cuda\"):\n    y = torch.sigmoid(torch.ones(2))\n",
                                                                                   []),
@@ -129,7 +127,7 @@ PROMISE_CASES = [
     ("下面这段代码用多张显卡并行训练：",                DATA_PARALLEL,  []),
     ("用下面两行代码查看这台机器上有几块显卡：",          COUNT_CARDS,    []),
     ("在多卡服务器上，先确认能看到几张卡：",              COUNT_CARDS,    []),
-    gap(("在GPU上训练之前，先用这段代码数一数有几张卡：", COUNT_CARDS,    []), COUNT_ONLY_GAP),
+    ("在GPU上训练之前，先用这段代码数一数有几张卡：", COUNT_CARDS,    []),
     ("这段代码在CPU上跑一个小例子：",                   TRAIN,          []),
 ]
 # fmt: on
@@ -366,12 +364,11 @@ def md_claims(text: str, ref: Reference) -> list[Claim]:
     return claims
 
 
-@pytest.mark.xfail(strict=True, reason=FENCE_GAP)
+
 def test_markdown_fenced_python_is_checked_without_its_fences(ref: Reference) -> None:
     assert_findings(FENCED, md_claims(FENCED, ref),
                     [("deprecated_api:torch.cuda.amp.GradScaler", "scaler = torch.cuda.amp.GradScaler()")])
 
 
-@pytest.mark.xfail(strict=True, reason=OTHER_LANGUAGE_GAP)
 def test_markdown_non_python_block_is_not_parsed_as_python(ref: Reference) -> None:
     assert code_findings(md_claims(SHELL, ref)) == []

@@ -59,8 +59,8 @@ POOLING_CASES = [
     ("SR-IOV能让多张显卡一起并行训练。",                          FLAG,     "sr_iov"),
     ("MxGPU技术可以把多张显卡合并成一张大卡。",                     FLAG,     "mxgpu"),
     ("MIG技术能够把多张卡聚合成一个大GPU。",                        FLAG,     "mig"),
-    gap(("通过vGPU技术，可以把多块显卡并联成一块来用。",             FLAG,     "vgpu"), CLAUSE_GAP),
-    gap(("SR-IOV让一块GPU服务多个虚拟机，还能把多块显卡并联成一块。",  FLAG,     "sr_iov"), CLAUSE_GAP),
+    ("通过vGPU技术，可以把多块显卡并联成一块来用。",             FLAG,     "vgpu"),
+    ("SR-IOV让一块GPU服务多个虚拟机，还能把多块显卡并联成一块。",  FLAG,     "sr_iov"),
     ("MIG可以把一块A100切分成多个实例。",                         OK,       "mig"),
     ("SR-IOV让一块GPU同时服务多个虚拟机。",                        OK,       "sr_iov"),
     ("vGPU让多台虚拟机共享同一块物理显卡。",                        OK,       "vgpu"),
@@ -91,9 +91,9 @@ MEMORY_CASES = [
     ("Infinity Cache其实是焊在PCB上的显存颗粒。",                    FLAG,  "infinity_cache"),
     ("无限缓存是独立焊接在板卡上的内存颗粒。",                          FLAG,  "infinity_cache"),
     ("L2缓存是焊在显卡背面的独立显存芯片。",                           FLAG,  "l2_cache"),
-    gap(("L2缓存大大扩大了显存容量。",                                FLAG,  "l2_cache"), CACHE_AS_MEMORY),
-    gap(("Infinity Cache增加了显存容量。",                          FLAG,  "infinity_cache"), CACHE_AS_MEMORY),
-    gap(("Infinity Cache是一种显存。",                              FLAG,  "infinity_cache"), CACHE_AS_MEMORY),
+    ("L2缓存大大扩大了显存容量。",                                FLAG,  "l2_cache"),
+    ("Infinity Cache增加了显存容量。",                          FLAG,  "infinity_cache"),
+    ("Infinity Cache是一种显存。",                              FLAG,  "infinity_cache"),
     ("RX 7900 XTX采用Infinity Cache。",                           OK,    "infinity_cache"),
     ("RX 6950 XT集成了128MB Infinity Cache。",                    OK,    "infinity_cache"),
     ("A100的L2缓存为40MB。",                                       OK,    "l2_cache"),
@@ -109,7 +109,7 @@ MEMORY_CASES = [
 def test_compute_unit_or_cache_is_not_memory(text: str, expected: str, subject: str) -> None:
     c = assert_rule(text, expected, subject, {"concept"})
     if c is not None:
-        assert c.value in ("memory", "memory_chip")
+        assert c.value in ("memory", "storage", "memory_chip")
         assert c.check is not None and ("计算单元" in c.check.explanation or "片上缓存" in c.check.explanation)
 
 
@@ -122,8 +122,8 @@ MODEL_CASES = [
     ("像COCO这样的大模型训练起来很慢。",               FLAG,  "coco"),
     ("常见的模型例如ImageNet都很吃显存。",            FLAG,  "imagenet"),
     ("ImageNet这类大模型参数量很大。",                FLAG,  "imagenet"),
-    gap(("MLPerf是一个大模型。",                     FLAG,  "mlperf"), COPULA_GAP),
-    gap(("COCO是目前很流行的视觉大模型。",             FLAG,  "coco"), COPULA_GAP),
+    ("MLPerf是一个大模型。",                     FLAG,  "mlperf"),
+    ("COCO是目前很流行的视觉大模型。",             FLAG,  "coco"),
     ("BERT这类大模型需要大量显存。",                  OK,    "bert"),
     ("像GPT-3这样的大模型需要上千张卡。",              OK,    "gpt_3"),
     ("MLPerf是衡量训练速度的基准测试。",               OK,    "mlperf"),
@@ -176,8 +176,8 @@ VENDOR_CASES = [
     ("NVIDIA的ROCm软件栈日趋成熟。",                       FLAG,  "rocm",            "nvidia"),
     ("英特尔的CUDA生态很完善。",                            FLAG,  "cuda",            "intel"),
     ("华为的CUDA生态发展很快。",                            FLAG,  "cuda",            "huawei"),
-    gap(("ROCm由英伟达开发。",                             FLAG,  "rocm",            "nvidia"), RELATION_GAP),
-    gap(("CUDA是英特尔推出的编程平台。",                     FLAG,  "cuda",            "intel"), RELATION_GAP),
+    ("ROCm由英伟达开发。",                             FLAG,  "rocm",            "nvidia"),
+    ("CUDA是英特尔推出的编程平台。",                     FLAG,  "cuda",            "intel"),
     ("NVIDIA的NVLink带宽很高。",                           OK,    "nvlink",          "nvidia"),
     ("AMD的ROCm是开源的。",                                OK,    "rocm",            "amd"),
     ("AMD的Infinity Fabric用于连接多块Instinct加速卡。",     OK,    "infinity_fabric", "amd"),
@@ -234,7 +234,7 @@ HARDWARE_CASES = [
     ("A2内置TensorFlow框架，开箱即用。",             FLAG,  "nvidia_a2",   "builtin_framework"),
     ("T4内置了PyTorch框架。",                      FLAG,  "nvidia_t4",   "builtin_framework"),
     ("H100 SXM5内置了PyTorch框架。",               FLAG,  "nvidia_h100", "builtin_framework"),
-    gap(("A100 PCIe版配有冗余电源。",                FLAG,  "nvidia_a100", "redundant_psu"), VARIANT_GAP),
+    ("A100 PCIe版配有冗余电源。",                FLAG,  "nvidia_a100", "redundant_psu"),
     ("L4需要在主机上安装PyTorch框架。",               OK,    "nvidia_l4",   None),
     ("T4通过PCIe插槽供电。",                        OK,    "nvidia_t4",   None),
     ("这台服务器配有冗余电源，机箱里插了四块T4。",        OK,    "nvidia_t4",   None),
@@ -274,7 +274,8 @@ def test_precision_support(text: str, expected: str, subject: str, formats: str 
     if formats is None:
         assert not said, show(said)
         return
-    assert [(x.subject, x.value) for x in said] == [(subject, formats)]
+    # one claim per format, so that a flag covers only the unsupported one
+    assert sorted((x.subject, x.value) for x in said) == sorted((subject, f) for f in formats.split("|"))
     if c is not None:
         assert c.check is not None and c.check.expected == f"不支持{formats}"
         assert "架构" in c.check.explanation
@@ -295,7 +296,7 @@ SPAN_CASES = [
     ("V100拥有5120个CUDA核心，支持BF16。",                          "BF16",               "5120"),
     ("英伟达的CUDA生态成熟，AMD的NVLink带宽更高。",                    "AMD的NVLink",         "英伟达的CUDA"),
     ("Tesla P4由特斯拉公司推出，配备8GB显存。",                       "特斯拉公司",           "8GB"),
-    gap(("V100支持FP16和BF16。",                                  "BF16",               "FP16"), LIST_GAP),
+    ("V100支持FP16和BF16。",                                  "BF16",               "FP16"),
 ]
 # fmt: on
 
@@ -369,8 +370,7 @@ AGGREGATE_CASES = [
     ("两张RTX 4090的显存合计为40GB。",                        "40GB",      Verdict.CONTRADICTED, "24 GB"),
     ("两张H100 SXM5的显存带宽合计为6.7TB/s。",                 "6.7TB/s",   Verdict.SUPPORTED,    None),
     ("两张RTX 4090的显存合计为48GB。",                        "48GB",      Verdict.SUPPORTED,    None),
-    gap(("四张A100 80GB的显存总容量为400GB。",                 "400GB",     Verdict.CONTRADICTED, "80 GB × 4"),
-        AGGREGATE_VARIANT_GAP),
+    ("四张A100 80GB的显存总容量为400GB。",                 "400GB",     Verdict.CONTRADICTED, "80 GB × 4"),
 ]
 # fmt: on
 

@@ -144,7 +144,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                         "memory_bus_width") and not isinstance(value, list):
                 value, unit = int(value), None
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
-                             _variant_hint(text, q, subj, attr), q.in_bits, q.resolution))
+                             _variant_hint(text, q, subj, attr, multiplier), q.in_bits, q.resolution))
     return out
 
 
@@ -239,15 +239,19 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     return 1
 
 
-def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str) -> str | None:
-    """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB)."""
+def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1) -> str | None:
+    """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB).
+
+    A card's memory size is what a memory_size claim states, so it is no hint for that claim, unless the claim is a
+    total over several cards ("四张A100 80GB…合计320GB", where 80GB is the per-card variant)."""
     cs, _ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
+    sizes_are_hints = attribute != "memory_size" or multiplier > 1
     hints = [m.group(0) for m in _FORM_HINT.finditer(left)]
-    if attribute != "memory_size":
+    if sizes_are_hints:
         hints += [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(left)]
     if not hints and subj.variant:
-        hints = [subj.variant if attribute != "memory_size" else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
+        hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
     return " ".join(h.strip() for h in hints if h.strip()) or None
 
 
@@ -366,13 +370,20 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         if not rel:
             continue
         used.update(o.start for o in group)
-        subjects = resolve(text, v.start, mentions, state)
+        # "ROCm由英伟达开发", "CUDA是英特尔推出的…": who made a technology
+        term = next((m for m in reversed(mentions) if m.kind == "term" and cs <= m.start and m.end <= v.start
+                     and ref.terms[m.ref].owner in ref.vendors), None)
+        start = v.start
+        if term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):
+            subjects, start = [Subject(term.ref, term.text, None)], term.start
+        else:
+            subjects = resolve(text, v.start, mentions, state)
         # "由X设计、再交给Y生产": every vendor tied to the product in the clause speaks about who makes it
         extra = [o for o in makers if o not in group and cs <= o.start < ce]
         names = [o.ref for o in (*group, *extra)]
         end = last.end + rel.end()
         for subj in subjects:
-            out.append(Draft(v.start, end, subj, "manufacturer", "|".join(dict.fromkeys(names)), None))
+            out.append(Draft(start, end, subj, "manufacturer", "|".join(dict.fromkeys(names)), None))
     return out
 
 

@@ -17,9 +17,11 @@ from .subjects import DocState, Subject, resolve
 
 # what a sentence may predicate of a technology, by the category that predicate implies
 PREDICATES: dict[str, re.Pattern[str]] = {
-    # "…是…显存", "用来存放…", "支持更大的显存容量": the term is memory / adds capacity
-    "memory": re.compile(r"(?:是|作为|相当于)[^,;。]{0,16}(?:显存|内存|存储器)|存放|存储(?!器访问)|"
-                         r"(?:更大|扩大|增加|提升)[^,;。]{0,4}(?:显存|内存)容量"),
+    # "…是一种显存", "扩大了显存容量", "支持更大的显存容量": the term is memory, or adds memory capacity
+    "memory": re.compile(r"(?:是|作为|相当于)(?:一种|一块|一类)?[^,;。的]{0,12}(?:显存|内存|存储器)(?![的访带控颗])|"
+                         r"(?:更大|扩大|增加|提升|加大)[^,;。]{0,4}(?:显存|内存)容量"),
+    # "用来存放纹理", "专门存放模型权重": the term stores data (true of a cache, not of a compute unit)
+    "storage": re.compile(r"存放|存储(?!器访问)"),
     # "独立焊接在PCB上的…颗粒": a cache presented as separate memory chips
     "memory_chip": re.compile(r"焊接|颗粒|独立的?(?:显存|内存)芯片"),
     # "可以实现多显卡并行计算", "把多张卡合并成一张": joining several GPUs into one
@@ -29,16 +31,19 @@ PREDICATES: dict[str, re.Pattern[str]] = {
 }
 # which predicates contradict which term categories
 WRONG_FOR: dict[str, frozenset[str]] = {
-    "compute_unit": frozenset({"memory", "memory_chip"}),
-    "cache": frozenset({"memory_chip"}),
+    "compute_unit": frozenset({"memory", "storage", "memory_chip"}),
+    "cache": frozenset({"memory", "memory_chip"}),
     "virtualization": frozenset({"multi_gpu_pooling"}),
     "partitioning": frozenset({"multi_gpu_pooling"}),
 }
-PREDICATE_ZH = {"memory": "显存/存储容量", "memory_chip": "独立的显存颗粒", "multi_gpu_pooling": "把多块GPU并联成一块",
-                "model": "模型"}
+PREDICATE_ZH = {"memory": "显存（或额外的显存容量）", "storage": "存放数据的存储器", "memory_chip": "独立的显存颗粒",
+                "multi_gpu_pooling": "把多块GPU并联成一块", "model": "模型"}
 _CALLED_MODEL_BEFORE = re.compile(r"模型\s*(?:如|例如|比如|包括|像|有)\s*$")
-_CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)?模型")
-_ANAPHOR = re.compile(r"^\s*(?:这|它|其|该)")
+_CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)?模型|"
+                                 # "X是(一个)…大模型" with 模型 as the head noun, not "是训练视觉模型的数据集"
+                                 r"^\s*(?:是|属于)\s*(?:一个|一种|一款)?[^,;。]{0,8}?(?:大)?模型(?=\s*(?:$|[,;。!?]|之一))")
+# a clause that goes on about the same term without naming a new subject
+_CONTINUES = re.compile(r"^\s*(?:这|它|其|该|可以|能够|能|可|还能|还可以|并|也|就|从而|使|让|将|把)")
 _POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
                        r"(?:平台|卡|加速卡|GPU|芯片)|"
                        r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)")
@@ -64,8 +69,10 @@ def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         # the predicate: the rest of the clause, and the next clause when it refers back (这是…)
         end, span_start = ce, m.start
         nxt = text[ce + 1:] if ce < len(text) else ""
-        if _ANAPHOR.match(nxt):
+        if _CONTINUES.match(nxt):
             _ns, end = cues.clause_bounds(text, ce + 1)
+            if any(o.kind in ("term", "product", "series") and ce < o.start < end for o in mentions):
+                end = ce  # the next clause is about something else
         rest = text[m.end:end]
         for kind, pattern in PREDICATES.items():
             hit = pattern.search(rest)
@@ -107,16 +114,17 @@ def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             for subj in resolve(text, m.start(), mentions, state):
                 if subj.ref in ref.products:
                     start = _verb_start(text, m.start())
-                    out.append(Draft(start, m.end(), subj, "concept", value, None))
+                    out.append(Draft(start, m.end(), subj, "concept", value, None, variant=subj.variant))
     for m in _PRECISIONS.finditer(text):
         cs, _ce = cues.clause_bounds(text, m.start())
         left = text[cs:m.start()]
         if not re.search(r"支持\s*$", left) or cues.NEGATION.search(left):
             continue
-        names = sorted({p.upper() for p in re.findall(r"FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4", m.group(0), re.I)})
-        for subj in resolve(text, m.start(), mentions, state):
-            if subj.ref in ref.products:
-                out.append(Draft(m.start(), m.end(), subj, "precision", "|".join(names), None))
+        subjects = [s for s in resolve(text, m.start(), mentions, state) if s.ref in ref.products]
+        for fmt_m in re.finditer(r"FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4", m.group(0), re.I):
+            start = m.start() + fmt_m.start()
+            for subj in subjects:  # one claim per format, so a flag covers only the unsupported one
+                out.append(Draft(start, start + len(fmt_m.group(0)), subj, "precision", fmt_m.group(0).upper(), None))
     return out
 
 
