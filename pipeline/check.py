@@ -196,6 +196,8 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
         return check_concept(claim, ref)
     if claim.attribute == "interconnect_bandwidth" and claim.subject in ref.links:
         return _check_link(claim, ref, tol)
+    if claim.attribute == "interface":
+        return _check_interface(claim, ref)
     name = ref.name(claim.subject or "")
     attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
     rows = candidate_rows(ref, claim)
@@ -285,6 +287,27 @@ def _check_manufacturer(claim: Claim, ref: Reference) -> Check:
     tail = f"（{extra}）" if extra else ""
     return Check(Verdict.CONTRADICTED, f"{name}是{v.name}的{what}，文中归于{names}不正确{tail}。", v.name,
                  source, title)
+
+
+def _pcie_generation(text: str) -> str | None:
+    m = re.search(r"PCI-?e\s*(?:Gen\s*)?(\d)", text, re.I)
+    return m.group(1) if m else None
+
+
+def _check_interface(claim: Claim, ref: Reference) -> Check:
+    """A card's host PCIe generation; SXM/OAM modules list no PCIe row, so there it stays unverifiable."""
+    name = ref.name(claim.subject or "")
+    rows = [r for r in candidate_rows(ref, claim) if _pcie_generation(str(r.value))]
+    stated = _pcie_generation(str(claim.value))
+    if not rows or stated is None:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的PCIe接口数据，无法核实。")
+    expected = expected_text(rows)
+    hit = [r for r in rows if _pcie_generation(str(r.value)) == stated]
+    if hit:
+        return Check(Verdict.SUPPORTED, f"{name}的接口为{expected}，与文中所述相符。", expected, hit[0].source_url,
+                     hit[0].source_title)
+    return Check(Verdict.CONTRADICTED, f"{name}的接口应为{expected}，文中“{_stated(claim)}”不正确。", expected,
+                 rows[0].source_url, rows[0].source_title)
 
 
 def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:

@@ -262,3 +262,20 @@ def test_html_table_column_subjects(tmp_path: Path, ref) -> None:  # type: ignor
     wrong = [c for c in claims if c.text.startswith("2039")]
     assert wrong and wrong[0].subject == "nvidia_a100" and wrong[0].verdict is Verdict.CONTRADICTED
     assert next(c for c in claims if c.text.startswith("3350")).verdict is Verdict.SUPPORTED
+
+
+# fmt: off
+INTERFACE_CASES = [
+    ("L40S使用的是PCIe 4.0 x16接口。",              "PCIe 4.0 x16", Verdict.SUPPORTED),
+    ("RTX 5090改用PCIe 5.0 x16。",                  "PCIe 5.0 x16", Verdict.SUPPORTED),
+    ("T4采用PCIe 4.0 x16接口。",                    "PCIe 4.0 x16", Verdict.CONTRADICTED),
+    # a module (SXM) lists no PCIe host link in the reference: unverifiable, never a flag
+    ("H100 SXM5通过PCIe 5.0 x16连接主机。",           "PCIe 5.0 x16", Verdict.UNVERIFIABLE),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "fragment", "verdict"), INTERFACE_CASES)
+def test_host_interface(text: str, fragment: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), fragment, "interface")
+    assert c.verdict is verdict, c.check

@@ -104,6 +104,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _manufacturer_drafts(text, mentions, state, ref)
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)
+    drafts += _interface_drafts(text, mentions, state, ref)
     return drafts
 
 
@@ -336,6 +337,26 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
                              variant=None))
             if subj.via != "substitution":
                 state.substitutions[m.ref] = subj
+    return out
+
+
+_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备)\s*(?:的是)?\s*$")
+
+
+def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """'T4使用PCIe 3.0 x16接口': the host interface of a card named in the sentence."""
+    out: list[Draft] = []
+    for m in mentions:
+        if m.kind != "link" or not re.match(r"PCI", ref.links[m.ref].name, re.I):
+            continue
+        cs, ce = cues.clause_bounds(text, m.start)
+        if not (_INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])):
+            continue
+        if cues.NEGATION.search(text[cs:ce]) or not any(o.kind in SUBJECT_KINDS for o in mentions):
+            continue
+        for subj in resolve(text, m.start, mentions, state):
+            out.append(Draft(m.start, m.end, subj, "interface", ref.links[m.ref].name, None,
+                             variant=_variant_hint(text, _point(m), subj, "interface")))
     return out
 
 
