@@ -340,7 +340,8 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
     return out
 
 
-_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备)\s*(?:的是)?\s*$")
+_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备)"
+                            r"\s*(?:的是)?\s*$")
 
 
 def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
