@@ -297,7 +297,7 @@ def _pipe_tables(text: str, lines: list[_Line], free: list[bool]) -> list[tuple[
     return found
 
 
-def _trim(text: str, s: int, e: int) -> tuple[int, int]:
+def trim_span(text: str, s: int, e: int) -> tuple[int, int]:
     """[s, e) without its leading and trailing whitespace."""
     while s < e and text[s].isspace():
         s += 1
@@ -310,7 +310,7 @@ def _cells(text: str, line: _Line) -> tuple[Cell, ...]:
     bounds = [line.start - 1, *(m.start() for m in _PIPE.finditer(text, line.start, line.end)), line.end]
     cells = []
     for a, b in itertools.pairwise(bounds):
-        s, e = _trim(text, a + 1, b)
+        s, e = trim_span(text, a + 1, b)
         cells.append(Cell(s, e, text[s:e]))
     row = text[line.start:line.end].strip()
     if row.startswith("|"):
@@ -342,7 +342,7 @@ def _comment_blocks(text: str, start: int, end: int) -> list[Block]:
         elif ch == "#":
             eol = _EOL.search(text, i, end)
             stop = eol.start() if eol else end
-            s, e = _trim(text, i + len(text[i:stop]) - len(text[i:stop].lstrip("#!")), stop)
+            s, e = trim_span(text, i + len(text[i:stop]) - len(text[i:stop].lstrip("#!")), stop)
             if any(c.isalnum() for c in text[s:e]):
                 out.append(Block(s, e, COMMENT))
             i = stop

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .extract.mentions import MentionMatcher
+from .ingest import trim_span
 from .normalize import normalize
 from .records import BlockKind, Document, Mention, Sentence
 from .reference import Reference, load_reference
@@ -91,7 +92,7 @@ class Segmenter:
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
             piece = masked[start:end]  # Doc.text is rebuilt from the tokens on every access
             for sent in sdoc.sents:
-                s, e = _trim(piece, sent.start_char, sent.end_char)
+                s, e = trim_span(piece, sent.start_char, sent.end_char)
                 if e <= s:
                     continue
                 bullet = _BULLET.match(piece, s, e)
@@ -177,14 +178,6 @@ def _register_components() -> None:
 
 def _shift(m: Mention, by: int) -> Mention:
     return Mention(m.start + by, m.end + by, m.text, m.kind, m.ref, m.variant)
-
-
-def _trim(text: str, s: int, e: int) -> tuple[int, int]:
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return s, e
 
 
 def _windows(text: str, max_chars: int) -> Iterator[tuple[int, int]]:
