@@ -100,7 +100,9 @@ class Segmenter:
                     s = bullet.end()
                 i = bisect_right(starts, start + s) - 1
                 kind = regions[i][2] if i >= 0 else BlockKind.PROSE
-                tokens = tuple(t.text for t in sent if not t.is_space) if with_tokens else ()
+                # tokens as written in the source (the analysis ran on the normalised text of the same length)
+                tokens = tuple(doc.text[start + t.idx:start + t.idx + len(t.text)] for t in sent
+                               if not t.is_space) if with_tokens else ()
                 sentences.append(Sentence(len(sentences), start + s, start + e, doc.text[start + s:start + e],
                                           kind, tokens))
         return Segmented(norm, tuple(sentences), tuple(mentions))
