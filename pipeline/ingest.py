@@ -151,7 +151,7 @@ def _read_bytes(path: Path, max_bytes: int) -> bytes:
     size = max(size, len(raw))
     if size > max_bytes:
         raise InputError(f"{path} is {size:,} bytes, over the limit of {max_bytes:,} bytes. Split the "
-                         "article into smaller files or raise max_bytes.")
+                         "article into smaller files or raise the limit (run --max-mb).")
     return raw
 
 

@@ -154,17 +154,23 @@ class MentionComponent:
 
 def split_sentences(doc):  # type: ignore[no-untyped-def]
     """spaCy component: a sentence starts after 。！？；(and any closing quotes or repeated marks that follow), after
-    a line break, and at a bullet."""
+    a line break, and at a bullet. The starts are set in one array (setting token.is_sent_start one by one makes
+    spaCy re-check the whole document each time)."""
+    import numpy
+    from spacy.attrs import SENT_START
+
+    values: list[int] = []
     ended = True
     for tok in doc:
         closer = tok.text[:1] in _CLOSERS
-        tok.is_sent_start = (ended and not closer) or tok.text in ("•", "●", "▪")
+        start = tok.i == 0 or (ended and not closer) or tok.text in ("•", "●", "▪")
+        values.append(1 if start else -1)
         if "\n" in tok.text or "\n" in tok.whitespace_ or tok.text[-1:] in _SENT_END:
             ended = True
         elif not closer or not ended:
             ended = False
-        if tok.i == 0:
-            tok.is_sent_start = True
+    if values:
+        doc.from_array([SENT_START], numpy.array(values, dtype="int64").astype("uint64").reshape(-1, 1))
     return doc
 
 
@@ -182,8 +188,12 @@ def _shift(m: Mention, by: int) -> Mention:
     return Mention(m.start + by, m.end + by, m.text, m.kind, m.ref, m.variant)
 
 
+_SOFT_BREAK = re.compile(r"[。！？!?；;\n]|[,，、 ]")
+
+
 def _windows(text: str, max_chars: int) -> Iterator[tuple[int, int]]:
-    """The text cut at line breaks (hard-cut past ``max_chars``) so no piece is unbounded."""
+    """The text cut into pieces of at most ``max_chars``: at a line break if there is one, else after a sentence
+    mark, else after a comma or space, so that no name or number is split; a run with none of these is hard-cut."""
     pos, end = 0, len(text)
     while pos < end:
         stop = min(end, pos + max_chars)
@@ -191,6 +201,11 @@ def _windows(text: str, max_chars: int) -> Iterator[tuple[int, int]]:
             nl = text.rfind("\n", pos, stop)
             if nl > pos:
                 stop = nl + 1
+            else:
+                marks = [m.end() for m in _SOFT_BREAK.finditer(text, pos + max_chars // 2, stop)]
+                sentence_ends = [m for m in marks if text[m - 1] in "。！？!?；;"]
+                if sentence_ends or marks:
+                    stop = (sentence_ends or marks)[-1]
         yield pos, stop
         pos = stop
 

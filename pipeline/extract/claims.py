@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -41,9 +42,12 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
     """All claims of a document, in text order (prose sentences and table cells)."""
     state = DocState()
     claims: list[Claim] = []
+    ordered = sorted(seg.mentions, key=lambda m: m.start)
+    starts = [m.start for m in ordered]
     for sent in seg.sentences:
         text = seg.norm[sent.start:sent.end]
-        mentions = [_local(m, sent.start) for m in seg.mentions if sent.start <= m.start and m.end <= sent.end]
+        lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
+        mentions = [_local(m, sent.start) for m in ordered[lo:hi] if m.end <= sent.end]
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
         for d in sentence_drafts(text, mentions, state, ref):

@@ -157,7 +157,7 @@ def find_quantities(text: str) -> list[Quantity]:
     raw: list[Quantity] = []
     for m in _PER_SECOND.finditer(text):
         value = parse_number(m.group("num"))
-        if value is not None:
+        if value is not None and math.isfinite(value) and value <= 1e12:
             scale = _SCALE[m.group("unit")[0]]
             raw.append(Quantity(m.start(), m.end(), m.start("num"), value * scale, "GB/s", "rate",
                                 written_unit="每秒" + m.group("unit"),
