@@ -328,10 +328,8 @@ class _Outputs:
 
         claims_out, docs_out, review_out = self.writers
         r = _with_reviews(result, self.decisions)
-        if r.text is not None:
-            length = len(r.text)
-        else:  # an error or skipped document has no claims whose offsets need a length
-            length = len(_source_text(r, self.corpus)) if r.claims else 0
+        # an error or skipped document has no claims whose offsets need its length
+        length = len(r.text) if r.text is not None else len(_source_text(r, self.corpus)) if r.claims else 0
         self.validator.set_doc_length(r.doc_id, length)
         docs_out.write(r.to_dict())
         for c in r.claims:
