@@ -223,11 +223,12 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
                         progress(done, len(todo), result)
                     fresh = True
                 else:
-                    result = _carried(store, doc_id, ref, config, recheck=action == "recheck")
-                    store.touch(run_id, doc_id, str(f))  # type: ignore[union-attr]
+                    result = _carried(store, doc_id, ref, config, recheck=action == "recheck", path=f,
+                                      corpus=corpus)
                     fresh = action == "recheck"
                 writer.add(result, fresh=fresh, fail_on=opts.fail_on)
         if store:
+            store.touch_many(run_id, [(d, str(f)) for d, f, action in plan if action != "process"])
             summary.deleted = len(store.mark_deleted([d for d, _f, _a in plan]))
         if config.write_segments:
             _write_segments(plan, corpus, ref, config, out)
@@ -267,16 +268,21 @@ def _plan(store: Any, path: Path, doc_id: str, ref: Reference, full: bool) -> st
             return "process"
     except OSError:
         return "process"
-    if store.load_result(doc_id) is None:
-        return "process"
     return "carry" if stored.reference_version == ref.fingerprint else "recheck"
 
 
-def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck: bool) -> DocumentResult:
+def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck: bool, path: Path,
+             corpus: Path) -> DocumentResult:
     """The stored result; with new reference tables its claims are re-checked without re-segmenting."""
     from .check import CheckContext, check_claims, note_inconsistencies
 
-    previous: DocumentResult = store.load_result(doc_id)
+    previous: DocumentResult | None = store.load_result(doc_id)
+    if previous is None:  # the state lost it: analyse the file again
+        from .api import process_path
+
+        result = process_path(path, corpus, ref, config)
+        store.save_result(0, result, ref.fingerprint, __version__)
+        return result
     if not recheck:
         return previous
     named = set(previous.mentions.get("product_ids", {}))

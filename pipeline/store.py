@@ -328,6 +328,13 @@ class Store:
             if cur.rowcount != 1:
                 raise ValueError(f"touch: {doc_id} is not in the state; save its result first")
 
+    def touch_many(self, run_id: int, seen: Iterable[tuple[str, str]]) -> None:
+        """``touch`` for many (doc_id, path) pairs in one transaction."""
+        now = utc_now()
+        with self._write() as conn:
+            conn.executemany("UPDATE documents SET last_seen = ?, last_run = ?, path = ?, deleted = 0 WHERE doc_id = ?",
+                             ((now, run_id, path, doc_id) for doc_id, path in seen))
+
     def mark_deleted(self, present: Iterable[str]) -> list[str]:
         """Mark every stored document not in ``present`` as deleted; returns the newly deleted, sorted."""
         keep = set(present)

@@ -478,7 +478,7 @@ def test_claims_csv(tmp_path: Path) -> None:
         for c in claims:
             out.write({**c.to_dict(), "run": "r1"})
         out.write({**claims[0].to_dict(), "claim_id": "c99", "doc_id": "007", "text": "=HYPERLINK(1)"})
-    write_run_reports([article_result()], tmp_path, run_info=RUN_INFO)
+    write_claims_csv(tmp_path / "claims.jsonl", tmp_path / "claims.csv")
     raw = (tmp_path / "claims.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     frame = pd.read_csv(tmp_path / "claims.csv", encoding="utf-8-sig", dtype=str, keep_default_na=False)

@@ -43,7 +43,7 @@ def write_document_report(result: DocumentResult, text: str, out_dir: Path) -> d
 def write_run_reports(
     results: Sequence[DocumentResult], out_dir: Path, *, run_info: Mapping[str, Any]
 ) -> None:
-    """Write index.html and summary.md for the run, and claims.csv when claims.jsonl is there.
+    """Write index.html and summary.md for the run (claims.csv is ``write_claims_csv``'s job).
 
     Document pages are linked when they exist in ``out_dir``, so write them first.
     """
@@ -53,6 +53,3 @@ def write_run_reports(
     sums = totals(rows)
     atomic_write_text(out_dir / "index.html", render_index_html(rows, sums, run_info))
     atomic_write_text(out_dir / "summary.md", summary_markdown(rows, sums, run_info))
-    claims_jsonl = out_dir / "claims.jsonl"
-    if claims_jsonl.exists():
-        write_claims_csv(claims_jsonl, out_dir / "claims.csv")
