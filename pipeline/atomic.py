@@ -97,10 +97,13 @@ class AtomicJsonlWriter:
         self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
         return self
 
-    def write(self, obj: dict[str, Any]) -> None:
+    def write(self, obj: dict[str, Any]) -> str:
+        """Write one object as a line; returns the line (without its newline)."""
         if self._fh is None:
             raise RuntimeError("AtomicJsonlWriter.write() called outside its `with` block")
-        self._fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        line = json.dumps(obj, ensure_ascii=False)
+        self._fh.write(line + "\n")
+        return line
 
     def __exit__(
         self,

@@ -208,9 +208,21 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
         todo = [(str(f), str(corpus)) for _d, f, action in plan if action == "process"]
         summary.documents = len(files)
         summary.carried_over = len(plan) - len(todo)
+        run_key = _run_key(plan, store, ref) if store else ""
+        quiet_run = store and not todo and not opts.full and not config.write_segments
+        previous = _unchanged_outputs(out, run_key) if quiet_run else None
+        if previous is not None:  # nothing changed since the last run: its outputs are complete and current
+            store.touch_many(run_id, [(d, str(f)) for d, f, _a in plan])  # type: ignore[union-attr]
+            for key in ("claims", "skipped", "errors", "verdicts"):
+                setattr(summary, key, previous[key])
+            summary.finished, summary.seconds = _now(), round(time.monotonic() - t0, 3)
+            store.finish_run(run_id, {"documents": summary.documents, "processed": 0,  # type: ignore[union-attr]
+                                      "claims": summary.claims, **summary.verdicts}, EXIT_OK)
+            store.close()  # type: ignore[union-attr]
+            return summary
         engine = iter(_dask_map(todo, config, opts.scheduler or "") if opts.engine == "dask"
                       else _local_map(todo, config, config.workers))
-        writer = _Outputs(out, ref, config, store, corpus)
+        writer = _Outputs(out, ref, config, store, corpus, run_key)
         done = 0
         with writer:
             for doc_id, f, action in plan:
@@ -297,7 +309,7 @@ def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck
 class _Outputs:
     """Streams results into claims.jsonl, documents.jsonl, claimreview.jsonl and per-document reports."""
 
-    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path) -> None:
+    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path, run_key: str) -> None:
         from .atomic import AtomicJsonlWriter
         from .validation import ClaimsValidator
 
@@ -317,6 +329,7 @@ class _Outputs:
         self.decisions = store.decisions() if store else {}
         self.date = _now()[:10]
         self.claims_hash = hashlib.sha256()
+        self.run_key = run_key
 
     def __enter__(self) -> _Outputs:
         for w in self.writers:
@@ -343,8 +356,7 @@ class _Outputs:
             d["review_status"] = c.extra["review"]["status"] if "review" in c.extra else "open"
             if fresh:
                 self.validator.add(d)
-            claims_out.write(d)
-            self.claims_hash.update(json.dumps(d, ensure_ascii=False, sort_keys=True).encode())
+            self.claims_hash.update(claims_out.write(d).encode())
             self.verdicts[d["verdict"]] += 1
             if fresh and d["verdict"] in fail_on and d["review_status"] not in ("dismissed", "corrected"):
                 self.flagged_new += 1
@@ -386,12 +398,37 @@ class _Outputs:
         if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
             write_claims_csv(self.out / "claims.jsonl", self.out / "claims.csv")
         self.index["_claims_sha256"] = digest
+        self.index["_run"] = {"key": self.run_key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
+                              "errors": self.errors, "verdicts": dict(self.verdicts)}
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False))
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
         from .report import write_run_reports
 
         write_run_reports(self.slim, self.out, run_info=run_info)
+
+
+def _run_key(plan: list[tuple[str, Path, str]], store: Any, ref: Reference) -> str:
+    """What the run's outputs depend on besides the documents' content: which documents, the reference, the
+    pipeline version, and the editors' decisions."""
+    decisions = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text)
+                       for d in store.decisions().values())
+    documents = sorted(d for d, _f, _a in plan)
+    key = json.dumps([documents, ref.fingerprint, __version__, decisions], ensure_ascii=False)
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _unchanged_outputs(out: Path, run_key: str) -> dict[str, Any] | None:
+    """The last run's summary when its outputs are in place and were made for the same run key."""
+    try:
+        index = json.loads((out / ".report-index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    last = index.get("_run") if isinstance(index, dict) else None
+    needed = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
+    if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in needed):
+        return None
+    return last
 
 
 def _has_report(r: DocumentResult, out: Path) -> bool:

@@ -178,3 +178,17 @@ def test_killed_run_loses_nothing_committed_and_the_next_run_completes(tmp_path:
     claims = _claims(out)
     assert len({c["claim_id"] for c in claims}) == len(claims)
     assert {c["doc_id"] for c in claims} == {f"doc{i}.txt" for i in range(6)}
+
+
+def test_unchanged_corpus_rewrites_nothing_until_a_decision_changes(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _run(corpus, out)
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file() and p.suffix != ".sqlite"}
+    again = _run(corpus, out)
+    assert (again.processed, again.claims) == (0, len(_claims(out)))  # type: ignore[attr-defined]
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.name in before} == before
+    flagged = next(c for c in _claims(out) if c["verdict"] == "contradicted")
+    with Store(out / "state.sqlite") as store:
+        store.decide(flagged["claim_id"], "accepted", "编辑", "")
+    _run(corpus, out)
+    assert next(c for c in _claims(out) if c["claim_id"] == flagged["claim_id"])["review_status"] == "accepted"
