@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 
 def claim_id(c: Claim) -> str:
-    """Stable while the claim's text and its position in its sentence stay the same."""
+    """Stable while the claim's text and its position in its sentence stay the same (edits elsewhere in the
+    article or the sentence do not change it); repeats of the same claim get -2, -3 … in document order."""
     offset = c.extra.get("offset_in_sentence", c.start)
-    key = "\x1f".join([c.doc_id, c.sentence, str(offset), c.text, c.attribute, c.subject or ""])
+    key = "\x1f".join([c.doc_id, str(offset), c.text, c.attribute, c.subject or "", str(c.value)])
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
 
 

@@ -232,6 +232,11 @@ def test_claim_ids_stable_and_unique() -> None:
     a, b = claims_for(text), claims_for("前言。\n" + text)
     assert len({c.claim_id for c in a}) == len(a)
     assert {c.claim_id for c in a} == {c.claim_id for c in b}
+    # an edit after the claim, in the same sentence, keeps its id; a change of the claim's text does not
+    edited = claims_for("H100 SXM5拥有16896个CUDA核心和528个Tensor Core，性能很强。")
+    assert find(a, "16896").claim_id == find(edited, "16896").claim_id
+    changed = claims_for("H100 SXM5拥有16890个CUDA核心和528个Tensor Core。")
+    assert find(a, "16896").claim_id != find(changed, "16890").claim_id
 
 
 def test_markdown_table_cells(tmp_path: Path, ref) -> None:  # type: ignore[no-untyped-def]
