@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -130,3 +131,17 @@ class AtomicJsonlWriter:
                 fh.close()
             _discard(tmp)
             raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: Path, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """A text file handle whose content replaces ``path`` only when the ``with`` block succeeds."""
+    path = Path(path)
+    fd, tmp = _open_temp(path)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
+            yield fh
+        _commit(tmp, path, durable=False)
+    except BaseException:
+        _discard(tmp)
+        raise

@@ -176,8 +176,8 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
     """Process a corpus and write every output; returns the summary (its exit_code follows the CLI table).
 
     Documents stream through: each result is saved to the state, written to the run tables and validated, and its
-    report is written once its batch of claims has passed the claims suite; only a slim copy (flagged claims, no
-    text) is kept for the index, so memory stays flat on large corpora.
+    report is written once its batch of claims has passed the claims suite; only one index line (counts, no claims,
+    no text) is kept per document, so memory stays nearly flat on large corpora.
     """
     from .ingest import discover, doc_id_for
     from .store import Store
@@ -323,7 +323,7 @@ class _Outputs:
             self.old_index = {}
         self.index: dict[str, str] = {}
         self.pending: list[DocumentResult] = []
-        self.slim: list[DocumentResult] = []
+        self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
         self.claims = self.skipped = self.errors = self.flagged_new = 0
         self.decisions = store.decisions() if store else {}
@@ -343,7 +343,7 @@ class _Outputs:
             self._flush_reports()
 
     def add(self, result: DocumentResult, *, fresh: bool, fail_on: frozenset[str]) -> None:
-        from .report import claimreview_objects
+        from .report import claimreview_objects, doc_row
 
         claims_out, docs_out, review_out = self.writers
         r = _with_reviews(result, self.decisions)
@@ -372,7 +372,7 @@ class _Outputs:
             self.pending.append(r)
         if self.validator.pending == 0 or len(self.pending) >= 256:
             self._flush_reports()
-        self.slim.append(replace(r, text=None, claims=tuple(c for c in r.claims if c.verdict and c.verdict.is_flag)))
+        self.rows.append(doc_row(r, self.out, linked=bool(r.status is Status.OK or r.claims)))
 
     def _flush_reports(self) -> None:
         """Write the reports of documents whose claims have been validated (a batch at a time)."""
@@ -403,9 +403,9 @@ class _Outputs:
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False))
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
-        from .report import write_run_reports
+        from .report import write_index
 
-        write_run_reports(self.slim, self.out, run_info=run_info)
+        write_index(self.rows, self.out, run_info=run_info)
 
 
 def _run_key(plan: list[tuple[str, Path, str]], store: Any, ref: Reference) -> str:

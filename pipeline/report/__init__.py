@@ -13,13 +13,15 @@ from .html import render_document_html, render_index_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
 from .paths import safe_name
-from .tables import doc_rows, totals, write_claims_csv
+from .tables import DocRow, doc_row, doc_rows, sort_rows, totals, write_claims_csv
 
 __all__ = [
     "claimreview_objects",
+    "doc_row",
     "safe_name",
     "write_claims_csv",
     "write_document_report",
+    "write_index",
     "write_run_reports",
 ]
 
@@ -47,9 +49,14 @@ def write_run_reports(
 
     Document pages are linked when they exist in ``out_dir``, so write them first.
     """
+    write_index(doc_rows(results, Path(out_dir)), out_dir, run_info=run_info)
+
+
+def write_index(rows: Sequence[DocRow], out_dir: Path, *, run_info: Mapping[str, Any]) -> None:
+    """index.html and summary.md from index lines (see ``tables.doc_row``), worst first."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    rows = doc_rows(results, out_dir)
+    rows = sort_rows(list(rows))
     sums = totals(rows)
     atomic_write_text(out_dir / "index.html", render_index_html(rows, sums, run_info))
     atomic_write_text(out_dir / "summary.md", summary_markdown(rows, sums, run_info))

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pandas as pd
-
-from ..atomic import atomic_write_text
+from ..atomic import atomic_open
 from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from .paths import safe_name
 
@@ -205,22 +204,29 @@ class DocRow:
         return DOC_SEVERITY.get(self.verdict, 1)
 
 
+def doc_row(r: DocumentResult, out_dir: Path, *, linked: bool | None = None) -> DocRow:
+    """One index line; keeps only what the index shows (no claims, no text), so a run can hold one per document.
+
+    ``linked``: whether the document has pages; None looks for them in ``out_dir``."""
+    stem = safe_name(r.doc_id)
+    open_flags = sum(1 for c in r.claims if is_open_flag(c))
+    state = "none" if not r.flags else ("open" if open_flags else "done")
+    md, html = f"{stem}.md", f"{stem}.html"
+    has_md = (out_dir / md).exists() if linked is None else linked
+    has_html = (out_dir / html).exists() if linked is None else linked
+    slim = replace(r, claims=(), text=None, mentions={})
+    return DocRow(slim, r.document_verdict(), r.counts(), r.flags, open_flags, state,
+                  STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None)
+
+
+def sort_rows(rows: list[DocRow]) -> list[DocRow]:
+    """Worst first: document verdict, then open flags, then doc_id."""
+    return sorted(rows, key=lambda row: (-row.severity, -row.open_flags, row.result.doc_id))
+
+
 def doc_rows(results: Sequence[DocumentResult], out_dir: Path) -> list[DocRow]:
     """Worst first: document verdict, then open flags, then doc_id."""
-    rows: list[DocRow] = []
-    for r in results:
-        stem = safe_name(r.doc_id)
-        open_flags = sum(1 for c in r.claims if is_open_flag(c))
-        state = "none" if not r.flags else ("open" if open_flags else "done")
-        md, html = f"{stem}.md", f"{stem}.html"
-        rows.append(DocRow(
-            r, r.document_verdict(), r.counts(), r.flags, open_flags, state,
-            STATUS_ZH.get(r.status.value, r.status.value),
-            md if (out_dir / md).exists() else None,
-            html if (out_dir / html).exists() else None,
-        ))
-    rows.sort(key=lambda row: (-row.severity, -row.open_flags, row.result.doc_id))
-    return rows
+    return sort_rows([doc_row(r, out_dir) for r in results])
 
 
 def totals(rows: Sequence[DocRow]) -> dict[str, Any]:
@@ -259,13 +265,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
-    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, contract columns first.
-
-    Raises:
-        ValueError: a line of ``claims_jsonl`` is not a JSON object (the message names the line).
-    """
-    records: list[dict[str, Any]] = []
+def _claim_records(claims_jsonl: Path) -> Iterator[dict[str, Any]]:
     with open(claims_jsonl, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -277,12 +277,26 @@ def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
                                  "rerun the check to rewrite claims.jsonl") from exc
             if not isinstance(obj, dict):
                 raise ValueError(f"{claims_jsonl}:{n} is not a JSON object; rerun the check")
-            records.append({k: _cell(v) for k, v in obj.items()})
-    extra: list[str] = []
-    for rec in records:
-        extra.extend(k for k in rec if k not in CONTRACT_FIELDS and k not in extra)
-    frame = pd.DataFrame(records, columns=[*CONTRACT_FIELDS, *extra], dtype=object)
-    atomic_write_text(Path(csv_path), frame.to_csv(index=False, lineterminator="\n"), encoding="utf-8-sig")
+            yield obj
+
+
+def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
+    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, contract columns first.
+
+    Streams: one pass collects the extra column names, a second writes the rows, so memory stays flat.
+
+    Raises:
+        ValueError: a line of ``claims_jsonl`` is not a JSON object (the message names the line).
+    """
+    extra: dict[str, None] = {}
+    for obj in _claim_records(claims_jsonl):
+        extra.update((k, None) for k in obj if k not in CONTRACT_FIELDS)
+    columns = [*CONTRACT_FIELDS, *extra]
+    with atomic_open(Path(csv_path), encoding="utf-8-sig") as fh:
+        writer = csv.writer(fh, lineterminator="\n")
+        writer.writerow(columns)
+        for obj in _claim_records(claims_jsonl):
+            writer.writerow(["" if (v := _cell(obj.get(k))) is None else v for k in columns])
 
 
 # ---- run info -----------------------------------------------------------------------------------
