@@ -2,7 +2,7 @@
 ``supported`` for each of them, and the same article with each figure altered gets ``contradicted``.
 
 The articles are rendered here from the tables themselves, one per vendor family, so a card added to the reference is
-covered without editing this file. Cards without memory_size / memory_bandwidth / core-count rows are skipped.
+covered without editing this file. Cards without memory_size / memory_bandwidth / core-count / tdp rows are skipped.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ TEMPLATES = {
     "memory_bandwidth":  "{alias}的显存带宽为{value}GB/s。",
     "cuda_cores":        "{alias}拥有{value}个CUDA核心。",
     "stream_processors": "{alias}拥有{value}个流处理器。",
+    "tdp":               "{alias}的功耗为{value}W。",
 }
 FAMILIES = {
     # family id:                    (title of the article, which products.csv rows belong to it)
