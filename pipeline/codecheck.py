@@ -209,7 +209,8 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
             start, end = _line_span(doc.text, block.start, f.line)
             claims.append(Claim(
                 doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=doc.text[start:end],
-                sentence_index=-1 - n, subject=None, subject_mention=None, attribute="code", value=f.kind,
+                sentence_index=len(getattr(seg, "sentences", ())) + n, subject=None, subject_mention=None,
+                attribute="code", value=f.kind,
                 unit=None, qualifier=Qualifier.EXACT, multiplier=1, detail=f"代码块{n + 1}第{f.line}行",
                 check=Check(Verdict.CODE_ISSUE, f.message, f.expected, f.source, f.source_title),
                 extra={"offset_in_sentence": 0},

@@ -124,8 +124,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         if _variant_of(q, mentions):
             subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
-            if q.kind == "size":
-                out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", q.value,
+            if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
+                out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
                                  "GB", Qualifier.EXACT, 1, "型号中的版本"))
             continue
         attribute, detail = _attribute(text, q, mentions)
