@@ -40,6 +40,12 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     "terms": ("term_id", "name", "aliases", "owner", "category", "definition_zh", "definition_en",
               "source_url", "source_title"),
 }
+# optional tables: validated when present
+OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
+    "precisions": ("architecture", "precision", "supported", "source_url", "source_title"),
+    "deprecated_apis": ("api", "replacement", "framework", "since", "note_zh", "source_url", "source_title"),
+}
+PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4")
 ID_COLUMNS = {"vendors": "vendor_id", "products": "product_id", "series": "series_id", "links": "link_id",
               "terms": "term_id"}
 SPEC_KEY = ("product_id", "variant", "attribute", "scope")
@@ -356,6 +362,12 @@ def validate_tables(tables: Mapping[str, pd.DataFrame]) -> ValidationResult:
             checks += _TABLE_CHECKS[name](frame, ref)
         found = _run_suite(f"{name}.csv", frame, checks)
         problems += sorted(found, key=lambda p: -1 if p.row is None else p.row)
+    for name, required in OPTIONAL_COLUMNS.items():
+        if name in tables:
+            frame = tables[name].reset_index(drop=True)
+            checks = [_exists(c) for c in required] + _OPTIONAL_CHECKS[name](frame, ref)
+            found = _run_suite(f"{name}.csv", frame, checks)
+            problems += sorted(found, key=lambda p: -1 if p.row is None else p.row)
     return _result(problems)
 
 
@@ -536,6 +548,29 @@ def _term_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
     return [*_common_checks(frame, "terms"),
             _in_set("category", TERM_CATEGORIES, "category must be one listed in reference/README.md")]
 
+
+def _precision_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
+    checks = [*_common_checks(frame, "precisions"),
+              _in_set("precision", PRECISIONS, "precision must be one of " + ", ".join(PRECISIONS)),
+              _in_set("supported", ("true", "false"), "supported must be true or false")]
+    if ref.has("products"):
+        known = set(ref.all["products"]["architecture"])
+        messages = _row_messages(frame, lambda r: "" if r["architecture"] in known else
+                                 "architecture must be one used in products.csv")
+        checks.append(_computed(frame, "precision_architecture", messages, "architecture"))
+    return checks
+
+
+def _deprecated_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
+    return [*_common_checks(frame, "deprecated_apis"),
+            _matches("api", r"^[A-Za-z_][\w.]*\.[A-Za-z_]\w*$",
+                     "api must be a dotted name such as torch.cuda.amp.GradScaler"),
+            _matches("replacement", r"\S", "replacement must not be empty")]
+
+
+_OPTIONAL_CHECKS: dict[str, Callable[[pd.DataFrame, _Tables], list[_Check]]] = {
+    "precisions": _precision_checks, "deprecated_apis": _deprecated_checks,
+}
 
 _TABLE_CHECKS: dict[str, Callable[[pd.DataFrame, _Tables], list[_Check]]] = {
     "vendors": _vendor_checks, "products": _product_checks, "series": _series_checks,

@@ -414,3 +414,45 @@ def test_import_does_not_load_great_expectations_or_pandas() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parents[1])
     assert done.stdout.split() == ["False", "False"]
+
+
+def _with_optional(arch: str) -> dict[str, Rows]:
+    tables = copy.deepcopy(TABLES)
+    tables["precisions"] = [
+        {"architecture": arch, "precision": "TF32", "supported": "true", **SRC},
+        {"architecture": arch, "precision": "FP8", "supported": "false", **SRC},
+    ]
+    tables["deprecated_apis"] = [
+        {"api": "torch.cuda.amp.GradScaler", "replacement": 'torch.amp.GradScaler("cuda")', "framework": "PyTorch",
+         "since": "2.4", "note_zh": "已弃用", **SRC},
+    ]
+    return tables
+
+
+# fmt: off
+OPTIONAL_BROKEN = [
+    ("precisions", 0, {"precision": "FP4X"}, "precision must be one of", "FP4X"),
+    ("precisions", 1, {"supported": "maybe"}, "true or false", "maybe"),
+    ("precisions", 1, {"architecture": "Vulcan"}, "architecture must be one used in products.csv", "Vulcan"),
+    ("precisions", 0, {"source_url": "www.example.com"}, "source_url", "www.example.com"),
+    ("deprecated_apis", 0, {"api": "GradScaler()"}, "dotted name", "GradScaler()"),
+    ("deprecated_apis", 0, {"source_title": ""}, "source_title", ""),
+]
+# fmt: on
+
+
+def test_optional_tables_pass_when_right(tmp_path: Path, no_cache: Path) -> None:
+    arch = TABLES["products"][0]["architecture"]
+    result = validate_reference(_write(tmp_path / "ref", _with_optional(arch)), cache_dir=no_cache)
+    assert result.ok, result.summary()
+
+
+@pytest.mark.parametrize(("table", "row", "edit", "rule", "found"), OPTIONAL_BROKEN)
+def test_optional_tables_are_validated_when_present(tmp_path: Path, no_cache: Path, table: str, row: int,
+                                                    edit: dict[str, str], rule: str, found: str) -> None:
+    tables = _with_optional(TABLES["products"][0]["architecture"])
+    tables[table][row].update(edit)
+    result = validate_reference(_write(tmp_path / "ref", tables), cache_dir=no_cache)
+    hits = [p for p in _problems(result, f"{table}.csv", row) if rule in p.rule]
+    assert hits, result.summary()
+    assert found in hits[0].found
