@@ -1,0 +1,189 @@
+"""The run's outputs, written as documents stream through: claims.jsonl, documents.jsonl, claimreview.jsonl,
+per-document reports (once their claims have passed the claims suite), claims.csv, index.html and summary.md;
+and what decides that nothing needs rewriting."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .config import Config
+from .records import DocumentResult, Status
+from .reference import Reference
+
+log = logging.getLogger("pipeline")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Outputs:
+    """Streams results into claims.jsonl, documents.jsonl, claimreview.jsonl and per-document reports."""
+
+    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path, run_key: str) -> None:
+        from .atomic import AtomicJsonlWriter
+        from .validation import ClaimsValidator
+
+        self.out, self.ref, self.config, self.corpus = out, ref, config, corpus
+        self.validator = ClaimsValidator()
+        self.writers = [AtomicJsonlWriter(out / n) for n in ("claims.jsonl", "documents.jsonl", "claimreview.jsonl")]
+        self.index_path = out / ".report-index.json"
+        try:
+            self.old_index: dict[str, str] = json.loads(self.index_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.old_index = {}
+        self.index: dict[str, str] = {}
+        self.pending: list[DocumentResult] = []
+        self.rows: list[Any] = []  # one slim index line per document
+        self.verdicts: Counter[str] = Counter()
+        self.claims = self.skipped = self.errors = self.flagged_new = 0
+        self.decisions = store.decisions() if store else {}
+        self.date = now()[:10]
+        self.claims_hash = hashlib.sha256()
+        self.run_key = run_key
+
+    def __enter__(self) -> Outputs:
+        for w in self.writers:
+            w.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for w in reversed(self.writers):
+            w.__exit__(*exc)
+        if exc[0] is None:
+            self._flush_reports()
+
+    def add(self, result: DocumentResult, *, fresh: bool, fail_on: frozenset[str]) -> None:
+        from .report import claimreview_objects, doc_row
+
+        claims_out, docs_out, review_out = self.writers
+        r = _with_reviews(result, self.decisions)
+        # an error or skipped document has no claims whose offsets need its length
+        length = len(r.text) if r.text is not None else len(_source_text(r, self.corpus)) if r.claims else 0
+        self.validator.set_doc_length(r.doc_id, length)
+        docs_out.write(r.to_dict())
+        for c in r.claims:
+            d = c.to_dict()
+            d["review_status"] = c.extra["review"]["status"] if "review" in c.extra else "open"
+            if fresh:
+                self.validator.add(d)
+            self.claims_hash.update(claims_out.write(d).encode())
+            self.verdicts[d["verdict"]] += 1
+            if fresh and d["verdict"] in fail_on and d["review_status"] not in ("dismissed", "corrected"):
+                self.flagged_new += 1
+        for obj in claimreview_objects(r, author=self.config.author, date_published=self.date):
+            review_out.write(obj)
+        self.claims += len(r.claims)
+        self.skipped += r.status is Status.SKIPPED
+        self.errors += r.status is Status.ERROR
+        fp = _report_fingerprint(r, self.ref)
+        self.index[r.doc_id] = fp
+        stale = self.old_index.get(r.doc_id) != fp or not _has_report(r, self.out)
+        if (r.status is Status.OK or r.claims) and stale:
+            self.pending.append(r)
+        if self.validator.pending == 0 or len(self.pending) >= 256:
+            self._flush_reports()
+        self.rows.append(doc_row(r, self.out, linked=bool(r.status is Status.OK or r.claims)))
+
+    def _flush_reports(self) -> None:
+        """Write the reports of documents whose claims have been validated (a batch at a time)."""
+        from .report import write_document_report
+
+        if self.validator.pending:
+            self._check(self.validator.finish())
+        for r in self.pending:
+            write_document_report(r, r.text if r.text is not None else _source_text(r, self.corpus), self.out)
+        self.pending = []
+
+    @staticmethod
+    def _check(problems: Any) -> None:
+        if not problems.ok:
+            log.error("claims table failed validation:\n%s", problems.summary())
+
+    def finish_tables(self) -> None:
+        from .atomic import atomic_write_text
+        from .report import write_claims_csv
+
+        self._check(self.validator.finish())
+        digest = self.claims_hash.hexdigest()
+        if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
+            write_claims_csv(self.out / "claims.jsonl", self.out / "claims.csv")
+        self.index["_claims_sha256"] = digest
+        self.index["_run"] = {"key": self.run_key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
+                              "errors": self.errors, "verdicts": dict(self.verdicts)}
+        atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False))
+
+    def finish_index(self, run_info: dict[str, Any]) -> None:
+        from .report import write_index
+
+        write_index(self.rows, self.out, run_info=run_info)
+
+
+def run_key(plan: list[tuple[str, Path, str]], store: Any, ref: Reference) -> str:
+    """What the run's outputs depend on besides the documents' content: which documents, the reference, the
+    pipeline version, and the editors' decisions."""
+    decisions = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text)
+                       for d in store.decisions().values())
+    documents = sorted(d for d, _f, _a in plan)
+    key = json.dumps([documents, ref.fingerprint, __version__, decisions], ensure_ascii=False)
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def unchanged_outputs(out: Path, run_key: str) -> dict[str, Any] | None:
+    """The last run's summary when its outputs are in place and were made for the same run key."""
+    try:
+        index = json.loads((out / ".report-index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    last = index.get("_run") if isinstance(index, dict) else None
+    needed = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
+    if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in needed):
+        return None
+    return last
+
+
+def _has_report(r: DocumentResult, out: Path) -> bool:
+    from .report.paths import safe_name
+
+    return (out / f"{safe_name(r.doc_id)}.html").exists()
+
+
+def _report_fingerprint(r: DocumentResult, ref: Reference) -> str:
+    """Changes when anything shown in a document's report changes (content, reference, reviews, version)."""
+    reviews = sorted((c.claim_id, json.dumps(c.extra.get("review"), sort_keys=True)) for c in r.claims
+                     if "review" in c.extra)
+    key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
+                      len(r.claims)])
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _with_reviews(result: DocumentResult, decisions: dict[str, Any]) -> DocumentResult:
+    if not decisions:
+        return result
+    claims = []
+    for c in result.claims:
+        d = decisions.get(c.claim_id)
+        if d is not None and d.text == c.text:
+            extra = {**c.extra, "review": {"status": d.status, "editor": d.editor, "note": d.note,
+                                           "decided_at": d.decided_at}}
+            c = replace(c, extra=extra)
+        claims.append(c)
+    return replace(result, claims=tuple(claims))
+
+
+def _source_text(result: DocumentResult, root: Path) -> str:
+    if result.text is not None:
+        return result.text
+    try:
+        with open(result.path, encoding="utf-8-sig", newline="") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
