@@ -280,9 +280,12 @@ def _check_manufacturer(claim: Claim, ref: Reference) -> Check:
         return Check(Verdict.SUPPORTED, f"{name}由{v.name}推出，与文中所述相符。", v.name, source, title)
     names = "、".join(ref.vendors[m].name if m in ref.vendors else m for m in wrong)
     extra = ""
-    if any(m in ref.vendors and not ref.vendors[m].makes_gpus for m in wrong):
-        extra = "“Tesla/特斯拉”是英伟达数据中心产品线的品牌名，与特斯拉汽车公司无关" if "tesla" in "".join(wrong) else \
-            f"{names}并不生产GPU"
+    companies = [ref.vendors[m] for m in wrong if m in ref.vendors and not ref.vendors[m].makes_gpus]
+    if companies:
+        # a product-line name that is also a company's name (Tesla): the brand is not the company
+        shared = [b for b in v.brands for c in companies if any(b.lower() in a.lower() for a in c.aliases)]
+        extra = (f"“{'/'.join(dict.fromkeys(shared))}”是{v.name}产品线的品牌名，与{companies[0].name}无关"
+                 if shared else f"{names}并不生产GPU")
     what = "技术" if subject in ref.terms else "产品"
     tail = f"（{extra}）" if extra else ""
     return Check(Verdict.CONTRADICTED, f"{name}是{v.name}的{what}，文中归于{names}不正确{tail}。", v.name,

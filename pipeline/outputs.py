@@ -17,6 +17,7 @@ from . import __version__
 from .config import Config
 from .records import DocumentResult, Status
 from .reference import Reference
+from .store import decision_applies
 
 log = logging.getLogger("pipeline")
 
@@ -171,7 +172,7 @@ def _with_reviews(result: DocumentResult, decisions: dict[str, Any]) -> Document
     claims = []
     for c in result.claims:
         d = decisions.get(c.claim_id)
-        if d is not None and d.text == c.text:
+        if decision_applies(d, c.text):
             extra = {**c.extra, "review": {"status": d.status, "editor": d.editor, "note": d.note,
                                            "decided_at": d.decided_at}}
             c = replace(c, extra=extra)

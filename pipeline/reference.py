@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -174,13 +173,10 @@ class Reference:
 
 
 def fingerprint(directory: Path) -> str:
-    h = hashlib.sha256()
-    for name in (*TABLES, *OPTIONAL_TABLES):
-        path = directory / f"{name}.csv"
-        h.update(name.encode())
-        if path.exists():
-            h.update(path.read_bytes())
-    return h.hexdigest()
+    """The reference version: a hash over every table (the same one that keys the validation cache)."""
+    from .validation import reference_fingerprint
+
+    return reference_fingerprint(directory)
 
 
 def read_tables(directory: Path) -> dict[str, pd.DataFrame]:

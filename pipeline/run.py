@@ -125,22 +125,24 @@ def _local_map(tasks: list[tuple[str, str]], config: Config, workers: int) -> It
         yield from pool.map(process_one, tasks, chunksize=max(1, min(32, len(tasks) // (workers * 4) or 1)))
 
 
-def _dask_map(tasks: list[tuple[str, str]], config: Config, scheduler: str) -> Iterator[DocumentResult]:
-    from .errors import UsageError as _Usage
-
+def _dask_client(scheduler: str, timeout: str) -> Any:
+    """A client of an existing Dask cluster; UsageError when the extra is missing or the scheduler unreachable."""
     try:
         from distributed import Client
     except ImportError as e:  # pragma: no cover - dask is an optional extra
-        raise _Usage("--engine dask needs the dask extra: pip install 'gpu-factcheck[dask]'") from e
+        raise UsageError("--engine dask needs the dask extra: pip install 'gpu-factcheck[dask]'") from e
     try:
-        client = Client(scheduler, timeout="10s")
+        return Client(scheduler, timeout=timeout)
     except (OSError, TimeoutError) as e:
-        raise _Usage(f"cannot reach the Dask scheduler at {scheduler}: {e}. Check the address (tcp://HOST:8786) "
-                     "and that the scheduler is running.") from e
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}. Check the address "
+                         "(tcp://HOST:8786) and that the scheduler is running.") from e
+
+
+def _dask_map(tasks: list[tuple[str, str]], config: Config, scheduler: str) -> Iterator[DocumentResult]:
+    client = _dask_client(scheduler, "10s")
     try:
         client.run(_init_worker, config)
-        futures = client.map(process_one, tasks, pure=False)
-        for fut in futures:
+        for fut in client.map(process_one, tasks, pure=False):
             yield fut.result()
     finally:
         client.close()
@@ -148,18 +150,8 @@ def _dask_map(tasks: list[tuple[str, str]], config: Config, scheduler: str) -> I
 
 def check_dask(scheduler: str) -> None:
     """Fail early (before anything is written) when the scheduler is unreachable."""
-    try:
-        from distributed import Client
-    except ImportError as e:  # pragma: no cover
-        raise UsageError("--engine dask needs the dask extra: pip install 'gpu-factcheck[dask]'") from e
-    try:
-        Client(scheduler, timeout="5s").close()
-    except (OSError, TimeoutError) as e:
-        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}. Check the address (tcp://HOST:8786) "
-                         "and that the scheduler is running.") from e
+    _dask_client(scheduler, "5s").close()
 
-
-# ---------------------------------------------------------------- the run
 
 def validate_reference_or_fail(config: Config) -> Reference:
     from .errors import ReferenceTableError

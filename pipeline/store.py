@@ -494,8 +494,13 @@ class Store:
         return (row[0], json.loads(row[1])["text"]) if row else None
 
 
+def decision_applies(decision: Decision | None, text: str) -> bool:
+    """A decision stays attached to its claim while the claim's text is what the editor saw."""
+    return decision is not None and decision.text == text
+
+
 def _status_of(decision: Decision | None, text: str) -> str:
-    return decision.status if decision is not None and decision.text == text else ReviewStatus.OPEN.value
+    return decision.status if decision_applies(decision, text) else ReviewStatus.OPEN.value
 
 
 # ---- CSV ----------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from ..reference import Reference
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
-from .quantities import Quantity, find_quantities
-from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, resolve, update_topic
+from .quantities import Quantity, find_quantities, parse_number
+from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, multiplier_of, resolve, update_topic
 from .tables import table_claims
 
 _FORM_HINT = re.compile(r"SXM\d?|PCIe|NVL(?![A-Za-z])|OAM", re.I)
@@ -52,7 +52,7 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
             state.pending_multiplier = None
         for d in sentence_drafts(text, mentions, state, ref):
             claims.extend(_finish(doc, sent, d))
-        update_topic(text, mentions, state, ref)
+        update_topic(text, mentions, state)
         _update_pending(text, mentions, state)
     index = len(seg.sentences)
     for table in doc.tables:
@@ -84,19 +84,21 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
 def _update_pending(text: str, mentions: list[Mention], state: DocState) -> None:
     """A sentence that announces a list ('把8张卡加起来:', '一台4×L40S工作站:') sets the card count for the
     totals that follow, until the next heading."""
-    from .quantities import parse_number
-    from .subjects import multiplier_of
-
     announces = text.rstrip().endswith(":") or cues.AGGREGATE.search(text)
     if not announces:
         return
     bound = [multiplier_of(text, m) for m in mentions if m.kind in SUBJECT_KINDS]
-    n: float | None = max(bound, default=1)
-    if n is None or n <= 1:
-        m = cues.BARE_MULTIPLIER.search(text)
-        n = parse_number(m.group("n") or m.group("m")) if m else None
-    if n and 1 < n <= 1024:
-        state.pending_multiplier = int(n)
+    n = max(bound, default=1)
+    if n <= 1:
+        n = _card_count(cues.BARE_MULTIPLIER.search(text)) or 1
+    if n > 1:
+        state.pending_multiplier = n
+
+
+def _card_count(m: re.Match[str] | None) -> int | None:
+    """'8张卡', '两块' -> 8, 2 (a plausible number of cards), else None."""
+    n = parse_number(m.group("n") or m.group("m")) if m else None
+    return int(n) if n and 1 < n <= 1024 else None
 
 
 def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
@@ -233,12 +235,9 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     if subj.multiplier > 1:
         return subj.multiplier
     if cues.AGGREGATE.search(text[cs:ce]):
-        if unbound is not None:
-            from .quantities import parse_number
-
-            n = parse_number(unbound.group("n") or unbound.group("m"))
-            if n and 1 < n <= 1024:
-                return int(n)
+        n = _card_count(unbound)
+        if n:
+            return n
         if state.pending_multiplier:
             return state.pending_multiplier
     return 1

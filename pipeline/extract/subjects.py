@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 
 from ..records import Mention
-from ..reference import Reference
 from .cues import (
     AS_GPU,
     COMPARE_AFTER,
@@ -140,7 +139,7 @@ def _substituted(text: str, m: Mention, mentions: list[Mention], state: DocState
     return as_subject(text, m)
 
 
-def update_topic(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> None:
+def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
     """After a sentence: its first non-comparative product becomes the topic; two products become the pair."""
     subjects: list[Subject] = []
     for m in mentions:
@@ -163,4 +162,3 @@ def update_topic(text: str, mentions: list[Mention], state: DocState, ref: Refer
         prev = state.pair[1] if state.pair else None
         if prev is not None and prev.ref != subjects[0].ref:
             state.pair = (prev, subjects[0])
-    _ = ref
