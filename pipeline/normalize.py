@@ -9,7 +9,7 @@ Two steps, each character for character:
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+from collections.abc import Callable
 
 _opencc = None
 
@@ -23,16 +23,24 @@ def _converter():  # type: ignore[no-untyped-def]
     return _opencc
 
 
-@lru_cache(maxsize=65536)
-def _nfkc_char(ch: str) -> str:
-    out = unicodedata.normalize("NFKC", ch)
-    return out if len(out) == 1 else ch
+class _CharTable(dict):  # type: ignore[type-arg]
+    """A ``str.translate`` table filled on first sight of each character with a one-character mapping (or the
+    character itself), so that translation stays in C and never changes the length."""
+
+    def __init__(self, convert: Callable[[str], str]) -> None:
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        out = self.convert(ch)
+        value = out if len(out) == 1 else ch
+        self[code] = value
+        return value
 
 
-@lru_cache(maxsize=65536)
-def _t2s_char(ch: str) -> str:
-    out = _converter().convert(ch)
-    return out if len(out) == 1 else ch
+_WIDTH = _CharTable(lambda ch: unicodedata.normalize("NFKC", ch))
+_T2S = _CharTable(lambda ch: _converter().convert(ch))
 
 
 def _has_cjk(text: str) -> bool:
@@ -46,14 +54,14 @@ def to_simplified(text: str) -> str:
     out = _converter().convert(text)
     if len(out) == len(text):
         return out
-    return "".join(_t2s_char(ch) for ch in text)
+    return text.translate(_T2S)
 
 
 def fold_width(text: str) -> str:
     """Full-width ASCII and other compatibility forms -> their plain form, one character for one."""
     if text.isascii():
         return text
-    return "".join(_nfkc_char(ch) if not ch.isascii() else ch for ch in text)
+    return text.translate(_WIDTH)
 
 
 def normalize(text: str) -> str:

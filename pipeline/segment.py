@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .extract.mentions import MentionMatcher
 from .ingest import trim_span
@@ -78,6 +79,14 @@ class Segmenter:
         nlp.add_pipe("zh_sentences")
         self.nlp = nlp
 
+    def _docs(self, text: str, pieces: list[tuple[int, int]]) -> Iterator[Any]:
+        """The tokenised pieces, each carrying its own text (``Doc.text`` is rebuilt from the tokens on every
+        access, which the components would otherwise pay for)."""
+        for start, end in pieces:
+            sdoc = self.nlp.make_doc(text[start:end])
+            sdoc.user_data[_TEXT] = text[start:end]
+            yield sdoc
+
     def segment(self, doc: Document, *, with_tokens: bool = False, max_chars: int = 2000) -> Segmented:
         norm = normalize(doc.text)
         regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
@@ -87,12 +96,12 @@ class Segmenter:
         sentences: list[Sentence] = []
         mentions: list[Mention] = []
         pieces = list(_windows(masked, max_chars))
-        texts = (masked[s:e] for s, e in pieces)
-        for (start, end), sdoc in zip(pieces, self.nlp.pipe(texts, batch_size=16), strict=True):
+        for (start, _end), sdoc in zip(pieces, self.nlp.pipe(self._docs(masked, pieces), batch_size=16),
+                                       strict=True):
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
-            piece = masked[start:end]  # Doc.text is rebuilt from the tokens on every access
-            for sent in sdoc.sents:
-                s, e = trim_span(piece, sent.start_char, sent.end_char)
+            piece = sdoc.user_data[_TEXT]
+            for tok_start, tok_end, sent_start, sent_end in sdoc.user_data[_SENTS]:
+                s, e = trim_span(piece, sent_start, sent_end)
                 if e <= s:
                     continue
                 bullet = _BULLET.match(piece, s, e)
@@ -101,8 +110,8 @@ class Segmenter:
                 i = bisect_right(starts, start + s) - 1
                 kind = regions[i][2] if i >= 0 else BlockKind.PROSE
                 # tokens as written in the source (the analysis ran on the normalised text of the same length)
-                tokens = tuple(doc.text[start + t.idx:start + t.idx + len(t.text)] for t in sent
-                               if not t.is_space) if with_tokens else ()
+                tokens = tuple(doc.text[start + t.idx:start + t.idx + len(t.text)]
+                               for t in sdoc[tok_start:tok_end] if not t.is_space) if with_tokens else ()
                 sentences.append(Sentence(len(sentences), start + s, start + e, doc.text[start + s:start + e],
                                           kind, tokens))
         return Segmented(norm, tuple(sentences), tuple(mentions))
@@ -125,6 +134,9 @@ def _mask(text: str, regions: list[tuple[int, int, BlockKind]]) -> str:
 
 
 _MATCHERS: dict[str, MentionMatcher] = {}
+_TEXT = "gpu_factcheck.text"  # user_data keys
+_SENTS = "gpu_factcheck.sentences"
+_BULLETS = frozenset(("•", "●", "▪"))
 
 
 class MentionComponent:
@@ -136,7 +148,7 @@ class MentionComponent:
     def __call__(self, doc):  # type: ignore[no-untyped-def]
         from spacy.util import filter_spans
 
-        found = list(self.matcher.find(doc.text))
+        found = list(self.matcher.find(doc.user_data.get(_TEXT) or doc.text))
         doc.user_data["mentions"] = found
         spans = []
         for m in found:
@@ -155,22 +167,34 @@ class MentionComponent:
 def split_sentences(doc):  # type: ignore[no-untyped-def]
     """spaCy component: a sentence starts after 。！？；(and any closing quotes or repeated marks that follow), after
     a line break, and at a bullet. The starts are set in one array (setting token.is_sent_start one by one makes
-    spaCy re-check the whole document each time)."""
+    spaCy re-check the whole document each time), from the tokens' offsets rather than Token objects, and the
+    sentences are also left in ``doc.user_data`` as (first token, end token, start char, end char)."""
     import numpy
-    from spacy.attrs import SENT_START
+    from spacy.attrs import IDX, LENGTH, SENT_START
 
+    text = doc.user_data.get(_TEXT) or doc.text
     values: list[int] = []
+    sentences: list[tuple[int, int, int, int]] = []
     ended = True
-    for tok in doc:
-        closer = tok.text[:1] in _CLOSERS
-        start = tok.i == 0 or (ended and not closer) or tok.text in ("•", "●", "▪")
+    first = text_start = last_end = 0
+    for i, (idx, length) in enumerate(doc.to_array([IDX, LENGTH]).tolist()):
+        tok = text[idx:idx + length]
+        closer = tok[:1] in _CLOSERS
+        start = i == 0 or (ended and not closer) or tok in _BULLETS
+        if start and i:
+            sentences.append((first, i, text_start, last_end))
+        if start:
+            first, text_start = i, idx
         values.append(1 if start else -1)
-        if "\n" in tok.text or "\n" in tok.whitespace_ or tok.text[-1:] in _SENT_END:
+        last_end = idx + length
+        if "\n" in tok or tok[-1:] in _SENT_END:
             ended = True
         elif not closer or not ended:
             ended = False
     if values:
+        sentences.append((first, len(values), text_start, last_end))
         doc.from_array([SENT_START], numpy.array(values, dtype="int64").astype("uint64").reshape(-1, 1))
+    doc.user_data[_SENTS] = sentences
     return doc
 
 
