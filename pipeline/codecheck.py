@@ -7,7 +7,6 @@ Each finding is a claim with ``attribute="code"`` and ``verdict="code_issue"``, 
 from __future__ import annotations
 
 import ast
-import contextlib
 import csv
 import re
 import textwrap
@@ -89,11 +88,20 @@ def _aliases(tree: ast.AST) -> dict[str, str]:
     return out
 
 
-def undefined_names(codes: list[str]) -> dict[int, list[tuple[int, str]]]:
+def _parse(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
+def undefined_names(codes: list[str], trees: list[ast.Module | None] | None = None
+                    ) -> dict[int, list[tuple[int, str]]]:
     """Per block index, (line in block, name) for each name pyflakes finds undefined.
 
     The blocks are checked as one program in article order (one pyflakes pass), so a name an earlier block defines
-    counts as defined; blocks that do not parse are left out (they get a syntax finding instead).
+    counts as defined; blocks that do not parse are left out (they get a syntax finding instead). ``trees`` are
+    the blocks already parsed (None where a block does not parse), when the caller has them.
     """
     from pyflakes import checker, messages
 
@@ -101,9 +109,7 @@ def undefined_names(codes: list[str]) -> dict[int, list[tuple[int, str]]]:
     owners: list[tuple[int, int]] = []  # (first line of the block in the program, block index)
     line = 1
     for i, code in enumerate(codes):
-        try:
-            ast.parse(code)
-        except SyntaxError:
+        if (trees[i] if trees is not None else _parse(code)) is None:
             continue
         owners.append((line, i))
         body = code if code.endswith("\n") else code + "\n"
@@ -123,16 +129,17 @@ def undefined_names(codes: list[str]) -> dict[int, list[tuple[int, str]]]:
 
 
 def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tuple[Deprecated, ...] = (),
-               undefined: list[tuple[int, str]] | None = None, imports: dict[str, str] | None = None
-               ) -> list[Finding]:
+               undefined: list[tuple[int, str]] | None = None, imports: dict[str, str] | None = None,
+               tree: ast.Module | None = None) -> list[Finding]:
     """Findings for one code block (dedented), given the code before it and the prose that introduces it.
 
     ``undefined`` are the block's undefined names when the caller has already found them for the whole article
-    (see ``undefined_names``); otherwise pyflakes runs on ``prelude`` + ``code``.
+    (see ``undefined_names``); otherwise pyflakes runs on ``prelude`` + ``code``. ``tree`` is ``code`` parsed,
+    when the caller has it.
     """
     findings: list[Finding] = []
     try:
-        tree = ast.parse(code)
+        tree = tree or ast.parse(code)
     except SyntaxError as e:
         line = e.lineno or 1
         return [Finding(line, "syntax_error", f"代码第{line}行有语法错误（{e.msg}），读者复制后无法运行。", None,
@@ -147,9 +154,11 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
                                 None, PYFLAKES_URL, PYFLAKES_TITLE))
     if imports is None:
         imports = _aliases(ast.parse(prelude)) if prelude.strip() else {}
-    aliases = {**imports, **_aliases(tree)}
+    aliases = {**imports, **_aliases(tree)} if "import" in code else imports
     seen: set[tuple[int, str]] = set()
-    for node in ast.walk(tree):
+    # an API can only be used where its last name is written (or imported under another name)
+    written = [d for d in deprecated if d.api.rsplit(".", 1)[-1] in code or "import" in code]
+    for node in ast.walk(tree) if written else ():
         if not isinstance(node, (ast.Attribute, ast.Name)) or not isinstance(node.ctx, ast.Load):
             continue
         name = _dotted(node)
@@ -157,7 +166,7 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
             continue
         head, _, rest = name.partition(".")
         full = f"{aliases.get(head, head)}.{rest}" if rest else aliases.get(head, head)
-        for d in deprecated:
+        for d in written:
             if (full == d.api or name == d.api) and (node.lineno, d.api) not in seen:
                 seen.add((node.lineno, d.api))
                 findings.append(Finding(node.lineno, f"deprecated_api:{d.api}",
@@ -198,14 +207,15 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
     imports: dict[str, str] = {}
     prev_end = 0
     codes = [_python_source(doc.text[b.start:b.end]) for b in blocks]
-    undefined = undefined_names(codes)
+    trees = [_parse(code) for code in codes]
+    undefined = undefined_names(codes, trees)
     for n, (block, code) in enumerate(zip(blocks, codes, strict=True)):
         if not code.strip():  # another language, or only fences
             prev_end = block.end
             continue
         prose = _preceding_prose(doc, prev_end, block.start)
         for f in check_code(code, prose=prose, deprecated=deprecated, undefined=undefined.get(n, []),
-                            imports=imports):
+                            imports=imports, tree=trees[n]):
             start, end = _line_span(doc.text, block.start, f.line)
             claims.append(Claim(
                 doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=doc.text[start:end],
@@ -215,8 +225,9 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
                 check=Check(Verdict.CODE_ISSUE, f.message, f.expected, f.source, f.source_title),
                 extra={"offset_in_sentence": 0},
             ))
-        with contextlib.suppress(SyntaxError):
-            imports.update(_aliases(ast.parse(code)))
+        tree = trees[n]
+        if tree is not None and "import" in code:  # no import statement without the word
+            imports.update(_aliases(tree))
         prev_end = block.end
     return claims
 

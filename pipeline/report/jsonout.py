@@ -25,5 +25,18 @@ def document_json(result: DocumentResult) -> dict[str, Any]:
     return _finite({**result.to_dict(), "claims": [c.to_dict() for c in result.claims]})
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
 def document_json_text(result: DocumentResult) -> str:
-    return json.dumps(document_json(result), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    """The report laid out for reading and diffing: one document field a line and one claim a line.
+
+    (``json.dumps(..., indent=2)`` would run the pure-Python encoder over every claim; this layout lets the C
+    encoder do each line.)"""
+    doc = document_json(result)
+    claims = doc.pop("claims")
+    lines = [f"  {_compact(k)}: {_compact(v)}" for k, v in doc.items()]
+    body = ",\n".join(f"    {_compact(c)}" for c in claims)
+    lines.append('  "claims": [' + (f"\n{body}\n  ]" if claims else "]"))
+    return "{\n" + ",\n".join(lines) + "\n}\n"
