@@ -79,11 +79,20 @@ def document_from_text(text: str, doc_id: str = "text.txt", fmt: Format = Format
     return parse_text(text, fmt, doc_id=doc_id, sha256=sha)
 
 
-def check_text(text: str, *, doc_id: str = "text.txt", reference_dir: Path | None = None) -> list[Claim]:
-    """Every claim in ``text`` with its verdict."""
+def check_text(text: str, *, doc_id: str = "text.txt", fmt: Format | str | None = None,
+               reference_dir: Path | None = None) -> list[Claim]:
+    """Every claim in ``text`` with its verdict.
+
+    ``text`` is read as ``fmt`` (``"txt"``, ``"md"`` or ``"html"``); by default the format follows ``doc_id``'s
+    suffix as it does for files (``"a.md"`` is Markdown, so its tables and code blocks are mapped). For HTML the
+    offsets point into the text extracted from the page, as in a run.
+    """
+    from .ingest import format_for
+
     config = Config() if reference_dir is None else Config(reference_dir=Path(reference_dir))
     ref = load_reference(config.reference_dir)
-    claims, _ = analyse(document_from_text(text, doc_id), ref, config)
+    form = Format(fmt) if fmt is not None else format_for(Path(doc_id))
+    claims, _ = analyse(document_from_text(text, doc_id, form), ref, config)
     return claims
 
 
