@@ -110,6 +110,19 @@ def test_subject_from_topic_and_pronoun() -> None:
     assert find(cs, "350W").verdict is Verdict.SUPPORTED
 
 
+@pytest.mark.parametrize(("text", "fragment", "subject"), [
+    # the card named after 是/属于 describes the first one; the next clause is still about the first
+    ("A800是面向中国市场的A100变体，NVLink带宽为400GB/s。", "400GB/s", "nvidia_a800"),
+    ("L40S属于L40的升级版本，功耗350W。", "350W", "nvidia_l40s"),
+    # without a copula the nearest card named before the clause still wins
+    ("先看V100，再看A100，显存带宽为1555GB/s。", "1555GB/s", "nvidia_a100"),
+])
+def test_copula_complement_is_not_the_subject(text: str, fragment: str, subject: str) -> None:
+    cs = claims_for(text)
+    assert find(cs, fragment).subject == subject
+    assert not flags(cs)
+
+
 def test_former_and_latter() -> None:
     cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
     assert find(cs, "700W").subject == "nvidia_h100"

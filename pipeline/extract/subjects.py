@@ -58,6 +58,17 @@ def is_comparative(text: str, m: Mention) -> bool:
     return bool(re.search(r"(?:和|与|跟|同)\s*$", before) and re.match(r"^\s*(?:相同|一样|相比|持平)", after))
 
 
+_COPULA = re.compile(r"是|为|乃|属于")
+
+
+def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
+    """A product that describes another one named before it in its clause (A800是…的A100变体, X属于Y系列): the
+    clause is about the first one, so the values after it are not the second's."""
+    cs, _ce = clause_bounds(text, m.start)
+    return any(cs <= n.start and n.end <= m.start and n.ref != m.ref and _COPULA.search(text[n.end:m.start])
+               for n in products)
+
+
 def multiplier_of(text: str, m: Mention) -> int:
     """双P100 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
     before = re.sub(r"(?:HGX|DGX)\s*$", "", text[max(0, m.start - 10):m.start])
@@ -120,7 +131,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         subj = _pronoun(str(item), state, named)
         if subj:
             return subj
-    earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)]
+    earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)
+               and not is_complement(text, m, products)]
     if earlier:
         return [_substituted(text, earlier[-1], mentions, state)]
     after = [m for m in products if pos <= m.start < ce and "的" in text[pos:m.start]
