@@ -222,6 +222,15 @@ def test_tensor_core_presence() -> None:
     assert find(claims_for("L4配备第四代Tensor Core。"), "Tensor Core").verdict is Verdict.SUPPORTED
 
 
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("H100 PCIe的显存带宽为2TB/s。", Verdict.SUPPORTED),
+    ("H100 PCIe的显存带宽为3.35TB/s。", Verdict.CONTRADICTED),  # the SXM5 figure, not the PCIe card's
+])
+def test_variant_name_is_not_a_link_cue(text: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), "TB/s")
+    assert (c.attribute, c.subject, c.verdict) == ("memory_bandwidth", "nvidia_h100", verdict)
+
+
 def test_pcie_direction() -> None:
     cs = claims_for("PCIe 5.0 x16的单向带宽约64GB/s，双向约128GB/s。")
     assert not flags(cs) and len([c for c in cs if c.attribute == "interconnect_bandwidth"]) == 2

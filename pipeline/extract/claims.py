@@ -178,7 +178,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         attr = cues.count_attribute(text, q)
         return (attr, None) if attr else (None, None)
     if q.kind == "rate":
-        attr = cues.rate_attribute(text, q)
+        # a card's own name is no cue: "H100 PCIe的显存带宽" speaks of memory, not of the PCIe link
+        attr = cues.rate_attribute(_blank_names(text, mentions), q)
         if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
             attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
         return (attr, "NVLink" if attr == "interconnect_bandwidth" else None)
@@ -257,6 +258,22 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     if not hints and subj.variant:
         hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
     return " ".join(h.strip() for h in hints if h.strip()) or None
+
+
+def _blank_names(text: str, mentions: list[Mention]) -> str:
+    """``text`` with the product and series names, and the variant written right after one (H100 PCIe), blanked
+    out (same length)."""
+    names = [m for m in mentions if m.kind in SUBJECT_KINDS]
+    if not names:
+        return text
+    chars = list(text)
+    for m in names:
+        end = m.end
+        if m.variant:
+            after = re.match(r"\s*" + re.escape(m.variant), text[m.end:], re.I)
+            end += after.end() if after else 0
+        chars[m.start:end] = " " * (end - m.start)
+    return "".join(chars)
 
 
 def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> list[Draft]:
