@@ -123,6 +123,21 @@ def test_copula_complement_is_not_the_subject(text: str, fragment: str, subject:
     assert not flags(cs)
 
 
+def test_card_released_in_the_clause_owns_its_year() -> None:
+    cs = claims_for("英伟达在2020年发布了A100，2022年发布了H100，2021年推出了A30。")
+    assert [(c.text, c.subject, c.verdict) for c in cs if c.attribute == "launch_year"] == [
+        ("2020年", "nvidia_a100", Verdict.SUPPORTED),
+        ("2022年", "nvidia_h100", Verdict.SUPPORTED),
+        ("2021年", "nvidia_a30", Verdict.SUPPORTED),
+    ]
+
+
+@pytest.mark.parametrize("name", ["无限缓存", " Infinity Cache", "無限快取"])
+def test_infinity_cache_by_any_name(name: str) -> None:
+    c = find(claims_for(f"RX 6900 XT有16GB GDDR6显存和128MB{name}。"), "128MB")
+    assert (c.attribute, c.verdict) == ("cache_size", Verdict.SUPPORTED)
+
+
 def test_former_and_latter() -> None:
     cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
     assert find(cs, "700W").subject == "nvidia_h100"

@@ -187,7 +187,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20):
             cs, ce = cues.clause_bounds(text, q.start)
             m = cues.CACHE_CUE.search(text, cs, ce)
-            scope = "Infinity Cache" if re.search(r"Infinity", text[cs:ce], re.I) else "L2"
+            named = any(mt.kind == "term" and mt.ref == "infinity_cache" and cs <= mt.start < ce for mt in mentions)
+            scope = "Infinity Cache" if named or re.search(r"Infinity", text[cs:ce], re.I) else "L2"
             return "cache_size", (scope if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)

@@ -59,6 +59,7 @@ def is_comparative(text: str, m: Mention) -> bool:
 
 
 _COPULA = re.compile(r"是|为|乃|属于")
+_RELEASED = re.compile(r"(?:发布|推出|发表|亮相|面世|上市)了?\s*(?:新一代|全新的?|新款)?\s*$")
 
 
 def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
@@ -131,14 +132,15 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         subj = _pronoun(str(item), state, named)
         if subj:
             return subj
+    # the clause's own card after the value: 2022年发布的H100, 2022年推出了H100
+    after = [m for m in products if pos <= m.start < ce and not is_comparative(text, m)
+             and ("的" in text[pos:m.start] or _RELEASED.search(text[pos:m.start]))]
+    if after:
+        return [_substituted(text, after[0], mentions, state)]
     earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)
                and not is_complement(text, m, products)]
     if earlier:
         return [_substituted(text, earlier[-1], mentions, state)]
-    after = [m for m in products if pos <= m.start < ce and "的" in text[pos:m.start]
-             and not is_comparative(text, m)]
-    if after:
-        return [_substituted(text, after[0], mentions, state)]
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
 
 
