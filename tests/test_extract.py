@@ -138,6 +138,21 @@ def test_infinity_cache_by_any_name(name: str) -> None:
     assert (c.attribute, c.verdict) == ("cache_size", Verdict.SUPPORTED)
 
 
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("MI300X的显存容量很大，达到192GB。", Verdict.SUPPORTED),
+    ("MI300X的显存容量是H100的2.4倍，达到256GB。", Verdict.CONTRADICTED),
+])
+def test_clause_of_only_a_verb_and_a_number_continues_the_memory_clause(text: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), "GB")
+    assert (c.subject, c.attribute, c.verdict) == ("amd_mi300x", "memory_size", verdict)
+
+
+@pytest.mark.parametrize("text", ["训练70B模型需要的显存很大，达到140GB。", "A100的显存很大，训练数据达到500GB。",
+                                  "显存很大，达到140GB。"])
+def test_continuation_needs_a_card_and_its_own_memory(text: str) -> None:
+    assert not [c for c in claims_for(text) if c.attribute == "memory_size"]
+
+
 def test_former_and_latter() -> None:
     cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
     assert find(cs, "700W").subject == "nvidia_h100"

@@ -192,7 +192,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             return "cache_size", (scope if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
-                or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))):
+                or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))
+                or _continues_memory_clause(text, q, cs, mentions)):
             return "memory_size", None
         return None, None
     if q.kind == "power":
@@ -259,6 +260,23 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     if not hints and subj.variant:
         hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
     return " ".join(h.strip() for h in hints if h.strip()) or None
+
+
+_CONTINUATION = re.compile(r"\s*(?:则|也|更是|已经?|均|都)?\s*"
+                           r"(?:达到了?|达|高达|为|是|有|提升到|提高到|增加到|增至|扩大到|升级到)?\s*")
+_NOT_THE_CARD = re.compile(r"需要|需|占用|占|模型|参数|权重|数据|样本|batch|批", re.I)
+
+
+def _continues_memory_clause(text: str, q: Quantity, cs: int, mentions: list[Mention]) -> bool:
+    """"MI300X的显存容量很大，达到192GB": a clause that is only a verb and the number continues the clause before
+    it, when that clause names a card and speaks of its memory (not of what a model needs)."""
+    if cs == 0 or not _CONTINUATION.fullmatch(text[cs:q.start]):
+        return False
+    ps, _pe = cues.clause_bounds(text, cs - 1)
+    before = text[ps:cs]
+    return bool(cues.MEMORY_CUE.search(before) and not cues.CACHE_CUE.search(before)
+                and not _NOT_THE_CARD.search(before)
+                and any(m.kind in SUBJECT_KINDS and ps <= m.start < cs for m in mentions))
 
 
 def _blank_names(text: str, mentions: list[Mention]) -> str:
