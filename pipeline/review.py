@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .decisions_csv import export_decisions_csv, import_decisions_csv
 from .errors import FactCheckError, UsageError
 from .records import Verdict
 from .report.tables import REVIEW_ZH, VERDICT_ZH
@@ -64,13 +65,13 @@ def mark(state: Path, claim_id: str, status: str, editor: str, note: str = "") -
 def export_decisions(state: Path, path: Path) -> int:
     """Write every decision to a CSV for spreadsheets; returns how many."""
     with open_state(state) as store:
-        return store.export_decisions_csv(path)
+        return export_decisions_csv(store, path)
 
 
 def import_decisions(state: Path, path: Path) -> int:
     """Upsert the decisions in a CSV; returns how many."""
     with open_state(state) as store:
-        return store.import_decisions_csv(path)
+        return import_decisions_csv(store, path)
 
 
 def _label(value: str | None, labels: dict[str, str]) -> str:

@@ -1,8 +1,10 @@
-"""Shared fixtures: the reference tables and the segmenter are loaded once per test session."""
+"""Shared fixtures: the reference tables and the segmenter are loaded once per test session; state databases."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -10,6 +12,8 @@ from hypothesis import settings
 from pipeline.config import DEFAULT_REFERENCE_DIR
 from pipeline.reference import Reference, load_reference
 from pipeline.segment import Segmenter, get_segmenter
+from pipeline.store import Store
+from tests.store_builders import PIPE, REF, gpu_claims, make_result
 
 # CI runs the property tests on a fixed set of examples (derived from each test's name), so that a submission is
 # judged on the examples it was checked with; locally they explore new ones on every run.
@@ -26,3 +30,17 @@ def ref() -> Reference:
 @pytest.fixture(scope="session")
 def segmenter(ref: Reference) -> Segmenter:
     return get_segmenter(ref)
+
+
+@pytest.fixture
+def fresh_store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "state" / "state.sqlite") as store:
+        yield store
+
+
+@pytest.fixture
+def reviewed(fresh_store: Store) -> Store:
+    run = fresh_store.begin_run(REF, PIPE)
+    fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")), REF, PIPE)
+    fresh_store.save_result(run, make_result("b.md", gpu_claims("b.md")), REF, PIPE)
+    return fresh_store

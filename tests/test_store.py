@@ -7,72 +7,19 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from pipeline.errors import LockedError, UsageError
-from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
-from pipeline.store import CSV_COLUMNS, SCHEMA_VERSION, Store
+from pipeline.records import DocumentResult, Status, Verdict
+from pipeline.store import SCHEMA_VERSION, Store
+from tests.store_builders import PIPE, REF, gpu_claims, make_claim, make_result
 
 ROOT = Path(__file__).resolve().parents[1]
-REF, PIPE = "ref-2024.06", "0.1.0"
-
-
-def make_claim(doc_id: str, claim_id: str, text: str, verdict: Verdict | None, *,
-               attribute: str = "memory_size", value: Any = 80, unit: str | None = "GB",
-               subject: str | None = "a100-80gb", expected: str | None = None, **extra: Any) -> Claim:
-    sentence = f"据官方资料，{text}。"
-    check = Check(verdict, f"参考值为 {expected}" if expected else "与参考一致", expected,
-                  "https://www.nvidia.com/a100", "A100 datasheet") if verdict else None
-    return Claim(doc_id=doc_id, start=6, end=6 + len(text), text=text, sentence=sentence, sentence_index=0,
-                 subject=subject, subject_mention=subject and subject.upper(), attribute=attribute,
-                 value=value, unit=unit, check=check, claim_id=claim_id, extra=dict(extra))
-
-
-def make_result(doc_id: str, claims: tuple[Claim, ...] = (), *, sha256: str = "aa" * 32,
-                text: str | None = None) -> DocumentResult:
-    return DocumentResult(doc_id=doc_id, path=f"corpus/{doc_id}", format="md", sha256=sha256,
-                          status=Status.OK, title="A100 与 H100 显存对比", text=text, claims=claims,
-                          mentions={"products": {"A100": 2}, "vendors": {"NVIDIA": 1}})
-
-
-def gpu_claims(doc_id: str) -> tuple[Claim, ...]:
-    """Five claims, three of them flags."""
-    return (
-        make_claim(doc_id, f"{doc_id}-ok", "A100 配备 80GB HBM2e 显存", Verdict.SUPPORTED),
-        make_claim(doc_id, f"{doc_id}-bw", "H100 的显存带宽为 2TB/s", Verdict.CONTRADICTED,
-                   attribute="memory_bandwidth", value=2, unit="TB/s", subject="h100-sxm",
-                   expected="3.35 TB/s"),
-        make_claim(doc_id, f"{doc_id}-mi", "MI300X 由英伟达推出", Verdict.MISATTRIBUTED, attribute="vendor",
-                   value="nvidia", unit=None, subject="mi300x", expected="AMD"),
-        make_claim(doc_id, f"{doc_id}-fp", "V100 的 FP64 算力约 30 TFLOPS", Verdict.CONTRADICTED,
-                   attribute="fp64", value=30, unit="TFLOPS", subject="v100-sxm2", expected="7.8 TFLOPS"),
-        make_claim(doc_id, f"{doc_id}-tdp", "该卡功耗大约 300W", Verdict.UNVERIFIABLE, attribute="tdp",
-                   value=300, unit="W", subject=None),
-    )
-
-
-@pytest.fixture
-def fresh_store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "state" / "state.sqlite") as store:
-        yield store
-
-
-@pytest.fixture
-def reviewed(fresh_store: Store) -> Store:
-    run = fresh_store.begin_run(REF, PIPE)
-    fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")), REF, PIPE)
-    fresh_store.save_result(run, make_result("b.md", gpu_claims("b.md")), REF, PIPE)
-    return fresh_store
 
 
 # ---- schema -------------------------------------------------------------------------------------
@@ -443,94 +390,3 @@ def test_kill_mid_run_loses_nothing_committed(tmp_path: Path) -> None:
         duplicates = "SELECT claim_id FROM claims GROUP BY claim_id HAVING COUNT(*) > 1"
         assert conn.execute(duplicates).fetchall() == []
         assert [store.load_result(r.doc_id) for r in results] == results
-
-
-# ---- CSV ----------------------------------------------------------------------------------------
-
-
-def test_csv_export_import_round_trip(reviewed: Store, tmp_path: Path) -> None:
-    reviewed.decide("a.md-bw", "dismissed", "王编辑", "=官方口径, 见 \"白皮书\"\n第二行")
-    reviewed.decide("b.md-mi", "accepted", "Li Wei", "-")
-    out = tmp_path / "decisions.csv"
-    assert reviewed.export_decisions_csv(out) == 2
-
-    raw = out.read_bytes()
-    assert raw.startswith(b"\xef\xbb\xbf")
-    frame = pd.read_csv(out, encoding="utf-8-sig", dtype=str, keep_default_na=False)
-    assert tuple(frame.columns) == CSV_COLUMNS
-    assert frame["status"].tolist() == ["dismissed", "accepted"]
-    # a leading apostrophe, so a spreadsheet won't run them as formulas
-    assert frame["note"].tolist() == ["'=官方口径, 见 \"白皮书\"\n第二行", "'-"]
-
-    with Store(tmp_path / "other.sqlite") as other:
-        assert other.import_decisions_csv(out) == 2
-        assert other.decisions() == reviewed.decisions()
-    assert reviewed.import_decisions_csv(out) == 2  # importing again changes nothing
-    assert len(reviewed.decisions()) == 2
-
-
-def test_import_fills_text_from_the_state_and_accepts_gbk(reviewed: Store, tmp_path: Path) -> None:
-    path = tmp_path / "from-excel.csv"
-    path.write_bytes(("claim_id,doc_id,text,status,editor,note,decided_at\r\n"
-                      "a.md-fp,,,dismissed,王编辑,FP64 指的是张量核心,2024-06-01T09:30:00Z\r\n"
-                      "a.md-mi,a.md,MI300X 由英伟达推出,corrected,王编辑,,2024-06-01 17:30:00+08:00\r\n"
-                      ).encode("gb18030"))
-    assert reviewed.import_decisions_csv(path) == 2
-    fp, mi = reviewed.decisions()["a.md-fp"], reviewed.decisions()["a.md-mi"]
-    assert (fp.doc_id, fp.text, fp.decided_at) == ("a.md", "V100 的 FP64 算力约 30 TFLOPS",
-                                                   "2024-06-01T09:30:00+00:00")
-    assert mi.decided_at == "2024-06-01T09:30:00+00:00"
-    assert reviewed.open_flags("a.md") == 1
-
-
-HEADER = "claim_id,doc_id,text,status,editor,note,decided_at\n"
-GOOD_ROW = "a.md-bw,a.md,H100 的显存带宽为 2TB/s,dismissed,王编辑,,\n"
-
-
-@pytest.mark.parametrize(("body", "message"), [
-    (HEADER + GOOD_ROW + "a.md-mi,a.md,MI300X 由英伟达推出,maybe,王编辑,,\n",
-     r"row 3 \(a\.md-mi\): status 'maybe' is not one of accepted, dismissed, corrected"),
-    (HEADER + GOOD_ROW + GOOD_ROW + ",a.md,x,dismissed,王编辑,,\n", "row 4: claim_id is empty"),
-    (HEADER + "a.md-mi,a.md,MI300X 由英伟达推出,accepted,,,\n", r"row 2 \(a\.md-mi\): editor is empty"),
-    (HEADER + "a.md-mi,a.md,x,accepted,王编辑,,昨天\n", "row 2: decided_at '昨天' is not an ISO-8601 time"),
-    (HEADER + "zz,,,accepted,王编辑,,\n", r"row 2 \(zz\): text is empty and the claim is not in the state"),
-    ("claim_id,status,editor\n" + "a.md-bw,dismissed,王编辑\n", "lacks the column.s. doc_id, text, note"),
-])
-def test_bad_csv_rows_name_the_row_and_write_nothing(reviewed: Store, tmp_path: Path, body: str,
-                                                     message: str) -> None:
-    path = tmp_path / "decisions.csv"
-    path.write_text(body, encoding="utf-8")
-    with pytest.raises(UsageError, match=message):
-        reviewed.import_decisions_csv(path)
-    assert reviewed.decisions() == {}
-
-
-def test_import_of_a_missing_file(reviewed: Store, tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="cannot read"):
-        reviewed.import_decisions_csv(tmp_path / "nope.csv")
-
-
-def test_export_to_a_missing_folder(reviewed: Store, tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="check that its folder exists"):
-        reviewed.export_decisions_csv(tmp_path / "no" / "such" / "decisions.csv")
-
-
-cell_text = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x00")
-                    | st.sampled_from(["=", "+", "-", "@", "'", "\t", "\r", "\n", ",", '"']), max_size=12)
-
-
-@settings(max_examples=40, deadline=None)
-@given(text=cell_text.filter(bool), note=cell_text,
-       editor=cell_text.filter(lambda s: s.strip() == s and s != ""))
-def test_csv_round_trips_any_text(text: str, note: str, editor: str) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "decisions.csv"
-        with Store(Path(tmp) / "a.sqlite") as a:
-            claim = make_claim("a.md", "c1", text, Verdict.CONTRADICTED)
-            a.save_result(1, make_result("a.md", (claim,)), REF, PIPE)
-            a.decide("c1", "dismissed", editor, note)
-            a.export_decisions_csv(path)
-            expected = a.decisions()
-        with Store(Path(tmp) / "b.sqlite") as b:
-            b.import_decisions_csv(path)
-            assert b.decisions() == expected
