@@ -9,21 +9,13 @@ from dataclasses import dataclass, field, replace
 from .config import Tolerance
 from .normalize import normalize_key
 from .records import Check, Claim, Qualifier, Verdict
-from .reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
+from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
-ATTRIBUTE_ZH: dict[str, str] = {
-    "cuda_cores": "CUDA核心数", "stream_processors": "流处理器数", "tensor_cores": "Tensor Core数",
-    "memory_size": "显存容量", "memory_type": "显存类型", "memory_bandwidth": "显存带宽",
-    "effective_bandwidth": "有效带宽", "memory_bus_width": "显存位宽", "cache_size": "缓存容量", "tdp": "功耗",
-    "interconnect_bandwidth": "互联带宽", "architecture": "架构", "gpu_chip": "GPU芯片", "manufacturer": "厂商",
-    "launch_year": "发布年份", "mig_instances": "MIG实例数", "interface": "接口", "code": "代码",
-    "concept": "概念",
-}
 # numbers that identify a card well enough to say "this is card Y's figure"
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
-_RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth", "fp32", "fp16",
-                              "bf16", "tf32", "fp64", "fp8", "int8"})
+_RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth",
+                              *THROUGHPUT_ATTRIBUTES})
 
 
 @dataclass
@@ -72,9 +64,10 @@ def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
         rows = [r for r in rows if r.scope.lower() == (claim.detail or "NVLink").lower()] or []
     elif claim.attribute == "cache_size" and claim.detail:
         rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
-    elif claim.attribute in _RATE_ATTRIBUTES and claim.attribute not in ("memory_bandwidth", "effective_bandwidth",
-                                                                        "interconnect_bandwidth"):
-        rows = [r for r in rows if r.scope in ("", "dense")]
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "sparse":
+        rows = [r for r in rows if r.scope == "sparse"]
+    # a throughput figure without a word on sparsity may be any of the card's published ones (dense, sparse, on
+    # Tensor Cores): vendors quote all of them
     if claim.subject in ref.series:
         return rows
     return _variant_match(rows, claim.variant)
@@ -122,19 +115,30 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
     return False
 
 
+_SCOPE_ZH = {"": "", "dense": "", "sparse": "稀疏", "tensor": "Tensor Core"}
+
+
 def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
-    """'732 GB/s（16GB PCIe 版）；549 GB/s（12GB PCIe 版）', or 'HBM2' when every variant agrees."""
-    by_value: dict[str, list[str]] = {}
+    """'732 GB/s（16GB PCIe 版）；549 GB/s（12GB PCIe 版）', '624 TFLOPS（稀疏）', or 'HBM2' when every variant
+    agrees."""
+    variants: dict[str, list[str]] = {}
+    scopes: dict[str, list[str]] = {}
     for r in rows:
         value = r.value * multiplier if isinstance(r.value, float) else r.value
         key = f"{fmt(value)}{_unit(r.unit)}"
-        by_value.setdefault(key, [])
-        label = r.variant if r.variant != "base" else (r.scope if r.scope not in ("", "dense") else "")
-        if label and label not in by_value[key]:
-            by_value[key].append(label)
-    if len(by_value) == 1:
-        return next(iter(by_value))
-    return "；".join(f"{k}（{'/'.join(v)} 版）" if v else k for k, v in by_value.items())
+        for labels, label in ((variants, r.variant if r.variant != "base" else ""),
+                              (scopes, _SCOPE_ZH.get(r.scope, r.scope))):
+            labels.setdefault(key, [])
+            if label and label not in labels[key]:
+                labels[key].append(label)
+    if len(variants) == 1:
+        return next(iter(variants))
+
+    def label(key: str) -> str:
+        parts = [f"{'/'.join(variants[key])} 版" if variants[key] else "", "、".join(scopes[key])]
+        return "，".join(p for p in parts if p)
+
+    return "；".join(f"{k}（{label(k)}）" if label(k) else k for k in variants)
 
 
 def _text_fits(claim: Claim, rows: list[SpecRow]) -> list[SpecRow]:
@@ -221,6 +225,9 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     if claim.attribute == "tensor_cores" and claim.qualifier is Qualifier.AT_LEAST and claim.value == 1:
         return Check(Verdict.CONTRADICTED, f"{name}没有 Tensor Core（{ref.products.get(claim.subject or '') and ref.products[claim.subject].architecture} 架构不具备），文中“{_stated(claim)}”不正确。",  # noqa: E501
                      "0（无 Tensor Core）", first.source_url, first.source_title)
+    other_way = _other_fp16_figure(claim, ref, rows, tol) if claim.attribute in ("fp16", "bf16") else None
+    if other_way:
+        return Check(Verdict.UNVERIFIABLE, other_way, expected, first.source_url, first.source_title)
     elsewhere = _named_elsewhere(ref, claim, ctx, tol) if (
         claim.attribute in _DISTINCTIVE or claim.extra.get("via") == "substitution") else None
     if elsewhere is not None:
@@ -230,6 +237,23 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+def _other_fp16_figure(claim: Claim, ref: Reference, rows: list[SpecRow], tol: Tolerance) -> str | None:
+    """FP16 has several peak figures per card and the reference keeps the Tensor Core one: on the CUDA cores it
+    runs at 1, 2 or 4 times the FP32 rate, and GeForce cards quote Tensor Core FP16 with FP32 accumulation at half
+    the rate. A stated figure that is one of those is not shown wrong by the table: say so, do not flag it."""
+    fp32 = [float(r.value) * claim.multiplier for pid in ref.members(claim.subject or "") for r in ref.rows(pid, "fp32")
+            if r.scope in ("", "dense")]
+    alternatives = [x * k for x in fp32 for k in (1, 2, 4)]
+    alternatives += [float(r.value) * claim.multiplier / 2 for r in rows]
+    stated = replace(claim, qualifier=Qualifier.EXACT)
+    if claim.detail == "sparse" or not alternatives or not numeric_fits(stated, alternatives, tol):
+        return None
+    name = ref.name(claim.subject or "")
+    return (f"参考表收录的是{name}经 Tensor Core 的 {claim.attribute.upper()} 算力（{expected_text(rows)}）；文中数值"
+            f"“{_stated(claim)}”与 CUDA 核心上的 FP16 算力或 FP32 累加的 Tensor Core 算力相符，参考表未收录这种口径，"
+            "无法核实。")
 
 
 def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, attr_zh: str, expected: str,

@@ -21,6 +21,20 @@ NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "launch_year", "mig_instances", "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8", "int4",
 })
 TEXT_ATTRIBUTES: frozenset[str] = frozenset({"memory_type", "architecture", "gpu_chip", "interface", "manufacturer"})
+# peak throughput by precision (TFLOPS, INT8 in TOPS)
+THROUGHPUT_ATTRIBUTES: frozenset[str] = frozenset({"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"})
+# what editors read for each attribute
+ATTRIBUTE_ZH: dict[str, str] = {
+    "memory_size": "显存容量", "memory_bandwidth": "显存带宽", "memory_type": "显存类型",
+    "memory_bus_width": "显存位宽", "effective_bandwidth": "有效带宽", "cuda_cores": "CUDA核心数",
+    "tensor_cores": "Tensor Core数", "stream_processors": "流处理器数", "architecture": "架构",
+    "gpu_chip": "GPU芯片", "vendor": "厂商", "manufacturer": "厂商", "tdp": "功耗",
+    "interconnect_bandwidth": "互联带宽", "cache_size": "缓存容量", "launch_year": "发布年份",
+    "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
+    "aggregate": "多卡合计", "precision": "精度",
+    "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
+    "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
+}
 
 
 def split_list(cell: str) -> list[str]:

@@ -336,3 +336,36 @@ INTERFACE_CASES = [
 def test_host_interface(text: str, fragment: str, verdict: Verdict) -> None:
     c = find(claims_for(text), fragment, "interface")
     assert c.verdict is verdict, c.check
+
+
+# ---------------------------------------------------------------- peak throughput (TFLOPS / TOPS)
+
+THROUGHPUT_CASES = [
+    # text, fragment, attribute, verdict
+    ("A100的FP16 Tensor算力为312 TFLOPS。", "312", "fp16", Verdict.SUPPORTED),
+    ("A100的FP16 Tensor算力为400 TFLOPS。", "400", "fp16", Verdict.CONTRADICTED),
+    ("A100的FP16算力为312 TFLOPS，稀疏时可达624 TFLOPS。", "624", "fp16", Verdict.SUPPORTED),
+    ("A100的稀疏FP16算力为312 TFLOPS。", "312", "fp16", Verdict.CONTRADICTED),  # the dense figure
+    ("H100 SXM5的FP8算力高达3958 TFLOPS。", "3958", "fp8", Verdict.SUPPORTED),  # sparse, quoted without saying so
+    ("A100的FP64 Tensor Core算力为19.5 TFLOPS。", "19.5", "fp64", Verdict.SUPPORTED),
+    ("RTX 4090的单精度算力为82.6 TFLOPS。", "82.6", "fp32", Verdict.SUPPORTED),
+    ("RTX 4090的FP32算力为100 TFLOPS。", "100", "fp32", Verdict.CONTRADICTED),
+    ("T4的INT8算力约130 TOPS。", "130", "int8", Verdict.SUPPORTED),
+    ("L4的FP32算力约30 TFLOPS，而T4只有8.1 TFLOPS。", "8.1", "fp32", Verdict.SUPPORTED),  # elided precision
+    ("8卡A100的FP16算力合计2496 TFLOPS。", "2496", "fp16", Verdict.SUPPORTED),
+    # FP16 on CUDA cores (1, 2 or 4 times FP32) or with FP32 accumulation: not the table's figure, not wrong
+    ("RTX 3090的FP16算力为35.6 TFLOPS。", "35.6", "fp16", Verdict.UNVERIFIABLE),
+    ("A100的FP16算力为78 TFLOPS。", "78", "fp16", Verdict.UNVERIFIABLE),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment", "attribute", "verdict"), THROUGHPUT_CASES)
+def test_throughput_claims(text: str, fragment: str, attribute: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), fragment)
+    assert (c.attribute, c.verdict) == (attribute, verdict)
+
+
+@pytest.mark.parametrize("text", ["A100的FP16/BF16算力为312 TFLOPS。", "A100的INT4算力为1248 TOPS。",
+                                  "A100的AI算力为312 TFLOPS。", "训练GPT-3需要3.14e23 FLOPS的计算量。"])
+def test_throughput_without_one_checkable_precision_is_left_alone(text: str) -> None:
+    assert not [c for c in claims_for(text) if "FLOPS" in c.text or "TOPS" in c.text]

@@ -205,6 +205,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if cues.POWER_CUE.search(text, 0, ce) or named or _possessive_value(text, q, mentions):
             return "tdp", None
         return None, None
+    if q.kind == "tput":
+        attr = cues.precision_attribute(text, q)
+        cs, ce = cues.clause_bounds(text, q.start)
+        return (attr, "sparse" if attr and cues.SPARSE.search(text[cs:ce]) else None)
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
         return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) else (None, None)

@@ -27,6 +27,18 @@ RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("link_bandwidth", re.compile(r"PCI-?e|PCI-E|单向|双向|主机接口", re.I)),
     ("memory_bandwidth", re.compile(r"带宽|频宽|显存|内存|记忆体|HBM|GDDR", re.I)),
 )
+# peak throughput: the precision it is quoted for, and whether the figure is the structured-sparsity one
+PRECISION_CUES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
+    ("fp64", re.compile(r"FP64|双精度|雙精度", re.I)),
+    ("tf32", re.compile(r"TF32", re.I)),
+    ("fp32", re.compile(r"(?<![T])FP32|单精度|單精度", re.I)),
+    ("bf16", re.compile(r"BF16|bfloat16", re.I)),
+    ("fp16", re.compile(r"FP16|半精度", re.I)),
+    ("fp8", re.compile(r"FP8", re.I)),
+    ("int8", re.compile(r"INT8", re.I)),
+    (None, re.compile(r"INT4|FP4|FP6|混合精度|AI算力|稀疏矩阵", re.I)),  # no reference figure to check against
+)
+SPARSE = re.compile(r"稀疏|sparsity|sparse", re.I)
 PIN_RATE = re.compile(r"速率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
 MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|规格", re.I)
 CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(缓存|快取|Cache)", re.I)
@@ -117,6 +129,25 @@ def rate_attribute(text: str, q: Quantity) -> str | None:
     if best is not None and PIN_RATE.search(text[:q.start]) and q.in_bits:
         return None
     return best[1] if best else None
+
+
+def precision_attribute(text: str, q: Quantity) -> str | None:
+    """fp64 … int8 for a TFLOPS/TOPS figure: the precision named nearest before it in its clause, else the first
+    one right after it, else (elided) the nearest one in the clauses before. None when there is none, when it is
+    one without a reference figure (INT4, 混合精度), or when two are written together before the number
+    ("FP16/BF16 312 TFLOPS" is left alone)."""
+    cs, ce = clause_bounds(text, q.start)
+    before = sorted((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, cs, q.start))
+    if before:
+        if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
+            return None
+        return before[-1][2]
+    after = sorted((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m)
+    if after:
+        return after[0][1]
+    # an elided precision: "L4的FP32算力约30 TFLOPS，而T4只有8.1 TFLOPS", "…，稀疏时可达624 TFLOPS"
+    earlier = sorted((m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, 0, cs))
+    return earlier[-1][1] if earlier else None
 
 
 def has_cue(pattern: re.Pattern[str], text: str, q: Quantity, *, right: int = 8) -> bool:

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from ..atomic import atomic_open
 from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from ..reference import ATTRIBUTE_ZH
 from .paths import safe_name
 
 # fmt: off
@@ -24,17 +25,6 @@ VERDICT_ZH: dict[str, str] = {
 # Which verdict wins where highlighted spans overlap; also the order of legends.
 SEVERITY: dict[str, int] = {
     "misattributed": 5, "contradicted": 4, "code_issue": 3, "unverifiable": 2, "supported": 1, "unchecked": 0,
-}
-ATTRIBUTE_ZH: dict[str, str] = {
-    "memory_size": "显存容量", "memory_bandwidth": "显存带宽", "memory_type": "显存类型",
-    "memory_bus_width": "显存位宽", "effective_bandwidth": "等效带宽", "cuda_cores": "CUDA核心数",
-    "tensor_cores": "Tensor Core数", "stream_processors": "流处理器数", "architecture": "架构",
-    "gpu_chip": "GPU芯片", "vendor": "厂商", "manufacturer": "厂商", "tdp": "功耗",
-    "interconnect_bandwidth": "互联带宽", "cache_size": "缓存", "launch_year": "发布年份",
-    "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
-    "aggregate": "多卡合计", "precision": "精度",
-    "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
-    "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
 }
 QUALIFIER_ZH: dict[Qualifier, str] = {
     Qualifier.EXACT: "", Qualifier.UP_TO: "最高", Qualifier.APPROX: "约",
