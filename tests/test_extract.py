@@ -153,6 +153,27 @@ def test_continuation_needs_a_card_and_its_own_memory(text: str) -> None:
     assert not [c for c in claims_for(text) if c.attribute == "memory_size"]
 
 
+@pytest.mark.parametrize(("text", "fragment", "subject"), [
+    # 它/其 is the card named last before it in its sentence, not the previous sentence's topic
+    ("T4功耗70W。如果预算有限，A2是不错的选择，它的Tensor Core数量为40个。", "40", "nvidia_a2"),
+    ("MI250X功耗560W。MI300X采用CDNA 3架构，其显存为192GB。", "192GB", "amd_mi300x"),
+    # 后者 in an earlier clause still speaks for the rest of the sentence
+    ("P40和P4面向推理，前者采用GP102核心；后者采用GP104核心，只有8GB显存。", "8GB", "nvidia_tesla_p4"),
+    # 两张卡 after one doubled card is that card, twice
+    ("训练多用A100和H100。推理常见双卡L40S方案，两张卡合计96GB显存。", "96GB", "nvidia_l40s"),
+])
+def test_pronouns_within_the_sentence(text: str, fragment: str, subject: str) -> None:
+    cs = claims_for(text)
+    assert find(cs, fragment).subject == subject
+    assert not flags(cs)
+
+
+@pytest.mark.parametrize("text", ["双卡A10的总显存为48GB。", "A10双卡的总显存为48GB。", "雙卡A10合計48GB顯存。"])
+def test_dual_card_counts_two(text: str) -> None:
+    c = find(claims_for(text), "48GB")
+    assert (c.multiplier, c.verdict) == (2, Verdict.SUPPORTED)
+
+
 def test_former_and_latter() -> None:
     cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
     assert find(cs, "700W").subject == "nvidia_h100"

@@ -58,9 +58,9 @@ COMPARE_AFTER = re.compile(r"^\s*(?:的)?[^,;。]{0,6}(?:相同|一样|相比|�
 COMPARE_BEFORE = re.compile(r"(?:比|较|相比|对比|从|继|相较于|相对于|不如)\s*$")
 COORD_BEFORE = re.compile(r"(?:和|与|跟|同|及)\s*$")
 MULTIPLIER_BEFORE = re.compile(
-    r"(?:(?P<dual>双)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:张|块|卡|路|片|颗)|(?P<x>\d+)\s*[×xX*]\s*)"
+    r"(?:(?P<dual>双(?:卡|路|显卡)?)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:张|块|卡|路|片|颗)|(?P<x>\d+)\s*[×xX*]\s*)"
     r"\s*(?:的)?\s*$")
-MULTIPLIER_AFTER = re.compile(r"^\s*[×xX*]\s*(?P<n>\d+)")
+MULTIPLIER_AFTER = re.compile(r"^\s*(?:[×xX*]\s*(?P<n>\d+)|(?P<dual>双卡|双路))")
 BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"
                              r"(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
 EXPRESSION = re.compile(r"(?P<n>\d+)\s*[×xX*]\s*(?P<per>[\d.]+\s*[A-Za-z/]+)\s*=\s*")

@@ -71,7 +71,7 @@ def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
 
 
 def multiplier_of(text: str, m: Mention) -> int:
-    """双P100 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
+    """双P100 / 双卡A10 / A10双卡 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
     before = re.sub(r"(?:HGX|DGX)\s*$", "", text[max(0, m.start - 10):m.start])
     hit = MULTIPLIER_BEFORE.search(before)
     if hit:
@@ -81,6 +81,8 @@ def multiplier_of(text: str, m: Mention) -> int:
         n = parse_number(raw) if raw else None
         return int(n) if n and 1 < n <= 1024 else 1
     after = MULTIPLIER_AFTER.match(text[m.end:])
+    if after and after.group("dual"):
+        return 2
     if after:
         n = parse_number(after.group("n"))
         return int(n) if n and 1 < n <= 1024 else 1
@@ -99,17 +101,27 @@ def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
     return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
 
 
+_BOTH = frozenset(("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都"))
+
+
 def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) -> list[Subject]:
-    """前者/后者/两者 point at the last two products named (in this sentence if it names two); 它 at the topic."""
-    pair = tuple(before[-2:]) if before and len(before) >= 2 else state.pair
+    """前者/后者/两者 point at the last two products named (in this sentence if it names two); 它/其 at the last
+    product named before it in the sentence, else the topic; 两张卡 after one doubled card (双卡L40S) at that card."""
+    before = before or []
+    pair = tuple(before[-2:]) if len(before) >= 2 else state.pair
+    if word in _BOTH and len(before) == 1 and before[0].multiplier == 2:
+        return [before[0]]
     if word in ("前者",) and pair:
         return [pair[0]]
     if word in ("后者",) and pair:
         return [pair[1]]
-    if word in ("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都") and pair:
+    if word in _BOTH and pair:
         return list(pair)
-    if word in ("它", "其") and state.topic:
-        return [state.topic]
+    if word in ("它", "其"):
+        if before:
+            return [before[-1]]
+        if state.topic:
+            return [state.topic]
     return []
 
 
@@ -120,16 +132,12 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     cs, ce = clause_bounds(text, pos)
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
-    for _end, item in sorted(items, key=lambda x: x[0], reverse=True):
+    for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
             if is_comparative(text, item) and not owns(text, item, pos):
                 continue
             return [_substituted(text, item, mentions, state)]
-        named: list[Subject] = []
-        for m in products:
-            if m.end <= pos and not is_comparative(text, m) and all(n.ref != m.ref for n in named):
-                named.append(as_subject(text, m))
-        subj = _pronoun(str(item), state, named)
+        subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
     # the clause's own card after the value: 2022年发布的H100, 2022年推出了H100
@@ -139,9 +147,25 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         return [_substituted(text, after[0], mentions, state)]
     earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)
                and not is_complement(text, m, products)]
+    # a pronoun in an earlier clause, after the last card named there (…；后者采用GP104核心，只有8GB显存)
+    pronoun = next((p for p in reversed(list(PRONOUN.finditer(text, 0, cs)))
+                    if not earlier or p.start() >= earlier[-1].end), None)
+    if pronoun is not None:
+        subj = _pronoun(pronoun.group(0), state, _named_before(text, products, pronoun.start()))
+        if subj:
+            return subj
     if earlier:
         return [_substituted(text, earlier[-1], mentions, state)]
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
+
+
+def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:
+    """The products named before ``pos`` in the sentence, once each, in order (not those only compared)."""
+    named: list[Subject] = []
+    for m in products:
+        if m.end <= pos and not is_comparative(text, m) and all(n.ref != m.ref for n in named):
+            named.append(as_subject(text, m))
+    return named
 
 
 def _substituted(text: str, m: Mention, mentions: list[Mention], state: DocState) -> Subject:
