@@ -174,6 +174,22 @@ def test_dual_card_counts_two(text: str) -> None:
     assert (c.multiplier, c.verdict) == (2, Verdict.SUPPORTED)
 
 
+@pytest.mark.parametrize("text", [
+    "昇腾910的功耗为310W。昇腾910B的功耗为400W。",
+    "MI300X显存192GB。MI300A的显存为128GB。",
+    "A100显存80GB。H20的显存为96GB。它的功耗为400W。",
+    "RX 7900 XT显存20GB。RX 7900 GRE的显存为16GB。",
+])
+def test_a_card_the_reference_does_not_know_stops_the_previous_card(text: str) -> None:
+    cs = claims_for(text)
+    assert len(cs) == 1 and not flags(cs)  # only the first sentence's claim, about the known card
+
+
+def test_an_unknown_card_that_is_only_compared_does_not_hide_the_subject() -> None:
+    c = find(claims_for("H100相比H20，显存带宽为3.35TB/s。"), "3.35TB/s")
+    assert (c.subject, c.verdict) == ("nvidia_h100", Verdict.SUPPORTED)
+
+
 def test_former_and_latter() -> None:
     cs = claims_for("常被比较的是H100和A100：前者功耗700W，后者功耗400W。")
     assert find(cs, "700W").subject == "nvidia_h100"

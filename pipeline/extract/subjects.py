@@ -24,6 +24,21 @@ from .cues import (
 from .quantities import parse_number
 
 SUBJECT_KINDS = frozenset({"product", "series"})
+# a GPU model name the reference does not know (昇腾910B, MI300A, H20, RX 7900 GRE): values after it are its own,
+# not the previous card's
+_MODEL_LIKE = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:昇腾|升腾|Ascend|Gaudi|Radeon\s?RX|Radeon|RX|RTX|GTX|Arc)\s?[A-Z]?\d{1,4}"
+    r"(?:\s?(?:XTX|XT|GRE|Ti|SUPER|Super)|[A-Z]{1,2})?|(?:MI|GB|GH)\d{2,3}[A-Z]?|[ABHLTVPKM]\d{2,4}[A-Z]?)"
+    r"(?![A-Za-z0-9])")
+
+
+def unknown_models(text: str, mentions: list[Mention], start: int = 0, end: int | None = None) -> list[int]:
+    """Where model names that no mention covers start, between ``start`` and ``end`` (not those only compared)."""
+    covered = [(m.start, m.end) for m in mentions]
+    found = (Mention(u.start(), u.end(), u.group(0), "product", "")
+             for u in _MODEL_LIKE.finditer(text, start, len(text) if end is None else end))
+    return [u.start for u in found
+            if not any(s < u.end and u.start < e for s, e in covered) and not is_comparative(text, u)]
 
 
 @dataclass(frozen=True)
@@ -130,6 +145,9 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     """The subject(s) of a value at ``pos`` in sentence ``text`` (mentions are sentence-local)."""
     products = [m for m in mentions if m.kind in SUBJECT_KINDS and m is not exclude]
     cs, ce = clause_bounds(text, pos)
+    unknown = unknown_models(text, mentions, 0, pos)
+    if unknown and not any(unknown[-1] < m.start < pos for m in products):
+        return []  # the nearest card named before the value is one the reference does not know
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
@@ -191,6 +209,10 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
     for m in mentions:
         if m.kind == "product":
             state.named.add(m.ref)
+    unknown = unknown_models(text, mentions)
+    if unknown and (not subjects or unknown[0] < subjects[0].mention.start):  # type: ignore[union-attr]
+        state.topic = None  # the sentence is about a card the reference does not know
+        return
     if not subjects:
         return
     state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
