@@ -406,3 +406,30 @@ def test_throughput_claims(text: str, fragment: str, attribute: str, verdict: Ve
                                   "A100的AI算力为312 TFLOPS。", "训练GPT-3需要3.14e23 FLOPS的计算量。"])
 def test_throughput_without_one_checkable_precision_is_left_alone(text: str) -> None:
     assert not [c for c in claims_for(text) if "FLOPS" in c.text or "TOPS" in c.text]
+
+
+# ---------------------------------------------------------------- numbers that are not the card's figure
+
+@pytest.mark.parametrize("text", [
+    "4080建议750W电源，4070用650W就够。",
+    "RTX 4090满载时整机功耗大约620W。",
+    "RTX 4090的功耗墙可以拉到600W。",
+    "部分非公版4090可达600W。",
+    "一台DGX H100的功耗为10.2kW。",
+    "2080 Ti的功耗比Titan RTX低30W。",
+    "RTX 4090显存频率21Gbps。",
+    "RTX 4080拥有16GB显存。结论：8G显存跑7B勉强够用。",
+    "2080 Ti魔改22GB版本约3500元。",
+    "MI250X每个GCD的显存带宽为1.6TB/s。",
+])
+def test_not_the_cards_rated_figure(text: str) -> None:
+    assert not flags(claims_for(text))
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("这台服务器里的每张H100功耗700W。", "700W"),
+    ("RTX 4090的功耗 420W 左右。", "420W 左右"),
+    ("RTX 6000 Ada与RTX 4090同为AD102核心，显存48GB。", "48GB"),
+])
+def test_card_figures_next_to_those_cues_are_still_checked(text: str, fragment: str) -> None:
+    assert find(claims_for(text), fragment).verdict is Verdict.SUPPORTED

@@ -198,7 +198,12 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         return None, None
     if q.kind == "power":
         cs, ce = cues.clause_bounds(text, q.start)
-        if cues.NOT_CARD_POWER.match(text[q.end:ce]):
+        left = text[cs:q.start]
+        if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (cues.NOT_RATED_POWER.search(left)
+                                                         and not cues.PER_CARD.search(left)):
+            return None, None
+        # "4080建议750W电源，4070用650W就够": after a power-supply figure, a bare wattage is one too
+        if re.search(r"电源|PSU", text[:cs], re.I) and not cues.POWER_CUE.search(text[cs:ce]):
             return None, None
         # W is a power unit: a card's figure when the sentence speaks of power or the clause names the card
         named = any(m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
@@ -227,7 +232,7 @@ def _not_a_spec(text: str, q: Quantity) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
     return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(text[cs:ce])
-                or cues.PREVIOUS_GEN.search(left))
+                or cues.PREVIOUS_GEN.search(left) or cues.RUNS_A_MODEL.search(text[cs:ce]))
 
 
 def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],

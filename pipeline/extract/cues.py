@@ -39,7 +39,7 @@ PRECISION_CUES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
     (None, re.compile(r"INT4|FP4|FP6|混合精度|AI算力|稀疏矩阵", re.I)),  # no reference figure to check against
 )
 SPARSE = re.compile(r"稀疏|sparsity|sparse", re.I)
-PIN_RATE = re.compile(r"速率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
+PIN_RATE = re.compile(r"速率|频率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
 MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|规格", re.I)
 CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(缓存|快取|Cache)", re.I)
 POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
@@ -48,12 +48,18 @@ YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:�
 BUS_CUE = re.compile(r"位宽|总线|bus", re.I)
 # a value the sentence needs, compares or computes, rather than states as a card's spec
 NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
-                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中)"
+                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中|魔改|改装|"
+                             r"(?:每个|单个)\s*(?:GCD|芯片|die|核心芯片)|比[^,;。]{1,15}?(?:低|高|少|多|大|小)了?)"
                              r"[^,;。]{0,8}$", re.I)
+# a clause about running a model of some size ("8G显存跑7B勉强够用") states a need, not a card's figure
+RUNS_A_MODEL = re.compile(r"(?:跑|运行|推理|训练|加载|部署|微调)[^,;。]{0,6}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
+# power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
+NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功耗上限|功耗限制|功率墙|非公版|超频|"
+                             r"电源|PSU)[^,;。]{0,14}$", re.I)
 NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
 PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")
 AGGREGATE = re.compile(r"合计|总计|共计|加起来|总数|总量|总显存|总功耗|总和|一共|整机|总带宽|总共")
-COMPARE_AFTER = re.compile(r"^\s*(?:的)?[^,;。]{0,6}(?:相同|一样|相比|相当|持平|不同|类似|那样|之后|以来|"
+COMPARE_AFTER = re.compile(r"^\s*(?:的)?[^,;。]{0,6}(?:相同|一样|相比|相当|持平|不同|类似|那样|之后|以来|同为|同样|"
                            r"[\d.两二三四五六七八九十]+倍)")
 COMPARE_BEFORE = re.compile(r"(?:比|较|相比|对比|从|继|相较于|相对于|不如)\s*$")
 COORD_BEFORE = re.compile(r"(?:和|与|跟|同|及)\s*$")

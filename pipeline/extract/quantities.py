@@ -143,12 +143,13 @@ def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
         if not left or left[-1] not in " 了为是到达":
             break
         left = left[:-1]
-    right = text[end:end + 3]
+    gap = len(text[end:end + 2]) - len(text[end:end + 2].lstrip(" "))  # "420W 左右"
+    right = text[end + gap:end + gap + 3]
     for word, q in _RIGHT_QUALIFIERS:
         if right.startswith(word):
-            if word == "多" and not re.match(r"多[个颗块张]", right):
+            if word == "多" and (gap or not re.match(r"多[个颗块张]", right)):
                 continue
-            return q, start, end + len(word)
+            return q, start, end + gap + len(word)
     return Qualifier.EXACT, start, end
 
 
