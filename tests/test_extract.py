@@ -185,6 +185,12 @@ def test_a_card_the_reference_does_not_know_stops_the_previous_card(text: str) -
     assert len(cs) == 1 and not flags(cs)  # only the first sentence's claim, about the known card
 
 
+@pytest.mark.parametrize("text", ["RTX 4070 Ti拥有7680个CUDA核心。", "3060 Ti的显存为8GB。", "RTX 4090 D的CUDA核心为14592个。",
+                                  "RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。"])
+def test_a_suffixed_model_is_not_its_base_card(text: str) -> None:
+    assert not [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
+
+
 def test_an_unknown_card_that_is_only_compared_does_not_hide_the_subject() -> None:
     c = find(claims_for("H100相比H20，显存带宽为3.35TB/s。"), "3.35TB/s")
     assert (c.subject, c.verdict) == ("nvidia_h100", Verdict.SUPPORTED)

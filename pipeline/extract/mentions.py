@@ -44,6 +44,10 @@ def _is_word(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+# what turns a known model name into another model (the longer name wins when the reference knows it)
+_MODEL_SUFFIX = re.compile(r"\s?(?:Ti|TI|SUPER|Super|D|GRE|XTX|XT)(?![A-Za-z0-9])")
+
+
 class MentionMatcher:
     """Every reference name in one automaton."""
 
@@ -129,6 +133,8 @@ class MentionMatcher:
         """Vendor and brand words right before a model name belong to it; a lone brand word is no mention."""
         pending: list[tuple[int, int, _Entry]] = []
         for start, end, entry in chosen:
+            if entry.kind == "product" and _MODEL_SUFFIX.match(text, end):
+                continue  # RTX 4070 Ti, 4090 D: a model the reference does not have, not the base card
             if entry.kind in ("product", "series"):
                 first = start
                 while pending and text[pending[-1][1]:first].strip(" \t-") == "":
