@@ -165,7 +165,7 @@ def _named_elsewhere(ref: Reference, claim: Claim, ctx: CheckContext, tol: Toler
     for pid in sorted(ctx.named - own):
         rows = ref.rows(pid, claim.attribute)
         if claim.attribute == "interconnect_bandwidth":
-            rows = [r for r in rows if r.scope.lower() == "nvlink"]
+            rows = [r for r in rows if r.scope.lower() == (claim.detail or "NVLink").lower()]
         if not rows:
             continue
         if claim.attribute in NUMERIC_ATTRIBUTES:

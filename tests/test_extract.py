@@ -439,3 +439,26 @@ def test_not_the_cards_rated_figure(text: str) -> None:
 ])
 def test_card_figures_next_to_those_cues_are_still_checked(text: str, fragment: str) -> None:
     assert find(claims_for(text), fragment).verdict is Verdict.SUPPORTED
+
+
+# ---------------------------------------------------------------- which bandwidth
+
+@pytest.mark.parametrize(("text", "fragment", "attribute", "detail"), [
+    # a clause that only says 带宽 (or nothing) takes the kind cued in the clause before it
+    ("RTX 2080 Ti支持NVLink，带宽100GB/s。", "100GB/s", "interconnect_bandwidth", "NVLink"),
+    ("A100的NVLink带宽为600GB/s，A30则为200GB/s。", "200GB/s", "interconnect_bandwidth", "NVLink"),
+    ("A100采用HBM2e显存，带宽为2TB/s。", "2TB/s", "memory_bandwidth", None),
+    ("P100的显存带宽为732GB/s，而V100为900GB/s。", "900GB/s", "memory_bandwidth", None),
+    # AMD's links and cache
+    ("MI300X通过Infinity Fabric实现卡间互联，峰值带宽为896GB/s。", "896GB/s", "interconnect_bandwidth",
+     "Infinity Fabric"),
+    ("借助无限缓存，RX 6900 XT的带宽高达1664GB/s。", "1664GB/s", "effective_bandwidth", None),
+])
+def test_bandwidth_kind(text: str, fragment: str, attribute: str, detail: str | None) -> None:
+    c = find(claims_for(text), fragment)
+    assert (c.attribute, c.detail, c.verdict) == (attribute, detail, Verdict.SUPPORTED)
+
+
+def test_memory_bandwidth_said_of_infinity_cache_is_still_memory_bandwidth() -> None:
+    c = find(claims_for("Infinity Cache让RX 6900 XT的显存带宽达到1664GB/s。"), "1664GB/s")
+    assert (c.attribute, c.verdict) == ("memory_bandwidth", Verdict.CONTRADICTED)

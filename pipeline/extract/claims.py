@@ -179,10 +179,19 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         return (attr, None) if attr else (None, None)
     if q.kind == "rate":
         # a card's own name is no cue: "H100 PCIe的显存带宽" speaks of memory, not of the PCIe link
-        attr = cues.rate_attribute(_blank_names(text, mentions), q)
+        attr, generic = cues.rate_attribute(_blank_names(text, mentions), q)
         if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
             attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
-        return (attr, "NVLink" if attr == "interconnect_bandwidth" else None)
+        sentence_so_far = text[:cues.clause_bounds(text, q.start)[1]]
+        if attr == "memory_bandwidth" and generic and cues.INFINITY_CACHE.search(sentence_so_far):
+            attr = "effective_bandwidth"  # "借助无限缓存，带宽高达1664GB/s": the vendor's effective figure
+        if attr == "interconnect_bandwidth":
+            cs, ce = cues.clause_bounds(text, q.start)
+            fabric = cues.INFINITY_FABRIC.search(text, 0, ce)
+            nvlink = re.search(r"NVLink|NVSwitch", text[:ce], re.I)
+            return attr, ("Infinity Fabric" if fabric and (not nvlink or fabric.start() > nvlink.start())
+                          else "NVLink")
+        return attr, None
     if q.kind == "size":
         if q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20):
             cs, ce = cues.clause_bounds(text, q.start)

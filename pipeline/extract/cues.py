@@ -112,29 +112,49 @@ def count_attribute(text: str, q: Quantity) -> str | None:
     return None if re.search(r"\d", left[end:]) else attr
 
 
-def rate_attribute(text: str, q: Quantity) -> str | None:
-    """memory_bandwidth, effective_bandwidth, interconnect_bandwidth, link_bandwidth, or None (per-pin rate, no cue)."""
-    cs, ce = clause_bounds(text, q.start)
-    clause = text[cs:ce]
-    if q.in_bits and PIN_RATE.search(clause):
-        return None
-    left = text[cs:q.start]
+_GENERIC_RATE = re.compile(r"带宽|频宽")
+_SPECIFIC_MEMORY = re.compile(r"显存|内存|记忆体|HBM|GDDR", re.I)
+INFINITY_CACHE = re.compile(r"Infinity\s*Cache|无限缓存|无限快取", re.I)
+INFINITY_FABRIC = re.compile(r"Infinity\s*Fabric|无限架构", re.I)
+
+
+def _rate_cue(left: str, right: str = "") -> str | None:
+    """The bandwidth kind a clause speaks of: the first kind (by priority) cued before the number, else right
+    after it."""
     for attr, pat in RATE_CUES:
         if pat.search(left):
             return attr
-    right = text[q.end:ce]
     for attr, pat in RATE_CUES:
         if pat.match(right.lstrip("的 ")):
             return attr
-    # no cue in the clause: the nearest cue earlier in the sentence
-    best: tuple[int, str] | None = None
-    for attr, pat in RATE_CUES:
-        for m in pat.finditer(text, 0, cs):
-            if best is None or m.end() > best[0]:
-                best = (m.end(), attr)
-    if best is not None and PIN_RATE.search(text[:q.start]) and q.in_bits:
-        return None
-    return best[1] if best else None
+    return None
+
+
+def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
+    """(memory_bandwidth | effective_bandwidth | interconnect_bandwidth | link_bandwidth | None, generic).
+
+    The kind cued in the number's clause; when the clause only says 带宽 (generic is True) or nothing, the kind
+    cued in the nearest clause before it that cues one ("X支持NVLink，带宽100GB/s", "X的NVLink带宽为900GB/s，Y则为
+    600GB/s"). None for a per-pin rate or no cue at all."""
+    cs, ce = clause_bounds(text, q.start)
+    clause = text[cs:ce]
+    if q.in_bits and PIN_RATE.search(clause):
+        return None, False
+    attr = _rate_cue(text[cs:q.start], text[q.end:ce])
+    generic = attr == "memory_bandwidth" and not _SPECIFIC_MEMORY.search(clause)
+    if attr is not None and not generic:
+        return attr, False
+    pos = cs
+    while pos > 0:
+        ps, _pe = clause_bounds(text, pos - 1)
+        earlier = _rate_cue(text[ps:pos])
+        if earlier is not None:
+            if q.in_bits and PIN_RATE.search(text[:q.start]):
+                return None, False
+            specific = earlier != "memory_bandwidth" or bool(_SPECIFIC_MEMORY.search(text[ps:pos]))
+            return earlier, not specific and (generic or attr is None)
+        pos = ps
+    return attr, generic
 
 
 def precision_attribute(text: str, q: Quantity) -> str | None:
