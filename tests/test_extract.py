@@ -462,3 +462,16 @@ def test_bandwidth_kind(text: str, fragment: str, attribute: str, detail: str | 
 def test_memory_bandwidth_said_of_infinity_cache_is_still_memory_bandwidth() -> None:
     c = find(claims_for("Infinity Cache让RX 6900 XT的显存带宽达到1664GB/s。"), "1664GB/s")
     assert (c.attribute, c.verdict) == ("memory_bandwidth", Verdict.CONTRADICTED)
+
+
+@pytest.mark.parametrize(("text", "fragment", "attribute", "verdict"), [
+    # the noun next to a size says what it is the size of, whatever its magnitude
+    ("RX 6800的无限缓存容量为16GB。", "16GB", "cache_size", Verdict.CONTRADICTED),
+    ("RX 6600 XT配备32MB显存和8GB无限缓存。", "32MB", "memory_size", Verdict.CONTRADICTED),
+    ("RX 6600 XT配备32MB显存和8GB无限缓存。", "8GB", "cache_size", Verdict.CONTRADICTED),
+    ("MI300X拥有256MB Infinity Cache和192GB HBM3。", "192GB", "memory_size", Verdict.SUPPORTED),
+    ("带有大容量缓存的A100有80GB。", "80GB", "memory_size", Verdict.SUPPORTED),
+])
+def test_cache_or_memory_by_its_noun(text: str, fragment: str, attribute: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), fragment)
+    assert (c.attribute, c.verdict) == (attribute, verdict)

@@ -193,7 +193,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
                           else "NVLink")
         return attr, None
     if q.kind == "size":
-        if q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20):
+        noun = cues.size_noun(text, q)
+        if noun == "memory":
+            return "memory_size", None
+        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)):
             cs, ce = cues.clause_bounds(text, q.start)
             m = cues.CACHE_CUE.search(text, cs, ce)
             named = any(mt.kind == "term" and mt.ref == "infinity_cache" and cs <= mt.start < ce for mt in mentions)

@@ -157,6 +157,30 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     return attr, generic
 
 
+_CACHE_AFTER = re.compile(r"\s*(?:的)?\s*(?:L2|L3|二级|三级|Infinity|无限)?\s*(?:缓存|快取|Cache)", re.I)
+_MEMORY_AFTER = re.compile(r"\s*(?:的)?\s*(?:HBM|GDDR|显存|内存|记忆体|VRAM)", re.I)
+
+
+# a model name between a cue and the number: the cue described something else ("带有大缓存的A100有80GB")
+_CARD_BETWEEN = re.compile(r"[A-Z]{1,3}\d{2,4}[A-Z]?(?![A-Za-z0-9])")
+
+
+def size_noun(text: str, q: Quantity) -> str | None:
+    """"cache" or "memory": what a size is the size of, by the noun right after it (32MB显存, 8GB无限缓存), else the
+    nearer of the two named before it in its clause (无限缓存容量为16GB); None when neither is named."""
+    if _CACHE_AFTER.match(text, q.end):
+        return "cache"
+    if _MEMORY_AFTER.match(text, q.end):
+        return "memory"
+    cs, _ce = clause_bounds(text, q.start)
+    cs = max([cs, *(m.end() for m in _CARD_BETWEEN.finditer(text, cs, q.start))])  # only what follows the card
+    cache = [m.end() for m in CACHE_CUE.finditer(text, cs, q.start) if m.group(2)]
+    memory = [m.end() for m in _SPECIFIC_MEMORY.finditer(text, cs, q.start)]
+    if not cache and not memory:
+        return None
+    return "cache" if max(cache, default=-1) > max(memory, default=-1) else "memory"
+
+
 def precision_attribute(text: str, q: Quantity) -> str | None:
     """fp64 … int8 for a TFLOPS/TOPS figure: the precision named nearest before it in its clause, else the first
     one right after it, else (elided) the nearest one in the clauses before. None when there is none, when it is
