@@ -185,8 +185,12 @@ def test_a_card_the_reference_does_not_know_stops_the_previous_card(text: str) -
     assert len(cs) == 1 and not flags(cs)  # only the first sentence's claim, about the known card
 
 
-@pytest.mark.parametrize("text", ["RTX 4070 Ti拥有7680个CUDA核心。", "3060 Ti的显存为8GB。", "RTX 4090 D的CUDA核心为14592个。",
-                                  "RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。"])
+@pytest.mark.parametrize("text", [
+    "RTX 4070 Ti拥有7680个CUDA核心。",
+    "3060 Ti的显存为8GB。",
+    "RTX 4090 D的CUDA核心为14592个。",
+    "RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
+])
 def test_a_suffixed_model_is_not_its_base_card(text: str) -> None:
     assert not [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
 
@@ -475,3 +479,13 @@ def test_memory_bandwidth_said_of_infinity_cache_is_still_memory_bandwidth() -> 
 def test_cache_or_memory_by_its_noun(text: str, fragment: str, attribute: str, verdict: Verdict) -> None:
     c = find(claims_for(text), fragment)
     assert (c.attribute, c.verdict) == (attribute, verdict)
+
+
+@pytest.mark.parametrize("text", [
+    "超微电脑推出的GPU服务器可搭载8块H100。",
+    "美超微推出的服务器可搭载8块H100。",
+    "英伟达DGX H100采用了英特尔推出的至强处理器。",
+    "AMD推出的EPYC处理器可以搭配8块H100使用。",
+])
+def test_a_vendor_that_made_something_else_is_not_the_cards_maker(text: str) -> None:
+    assert not [c for c in claims_for(text) if c.attribute == "manufacturer"]

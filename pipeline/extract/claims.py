@@ -449,7 +449,7 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
             r"\s*(?:和|与|、|及|以及|跟)\s*", text[v.end:o.start])]
         last = group[-1]
         rel = cues.RELATION_VERBS.match(text[last.end:ce])
-        if not rel:
+        if not rel or cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()):
             continue
         used.update(o.start for o in group)
         # "ROCm由英伟达开发", "CUDA是英特尔推出的…": who made a technology

@@ -75,6 +75,9 @@ TENSOR_PRESENCE = re.compile(
     r"(?P<neg>没有|不支持|不具备|无|缺少)?\s*(?:支持|具备|配备|拥有|加入|集成|带有|搭载|有|配有|内置)?"
     r"\s*(?:第[一二三四五六七八九\d]代)?\s*(?P<tc>Tensor\s*Core|Tensor核心|张量核心)(?!\s*[的]?\s*(?:数|数量|为|:|\d))",
     re.I)
+# "英特尔推出的至强处理器", "超微电脑推出的GPU服务器": the vendor made the thing named after 的, not the card
+MADE_SOMETHING_ELSE = re.compile(r"\s*的\s*[^,;。]{0,8}?(?:服务器|处理器|CPU|主板|整机|工作站|交换机|网卡|DPU|"
+                                 r"至强|Xeon|EPYC|霄龙|平台|机柜|一体机)", re.I)
 RELATION_VERBS = re.compile(r"^[^,;。]{0,10}?(联合开发|开发|设计|研发|推出|发布|生产|制造|打造|出品)")
 AS_GPU = re.compile(r"^\s*(?:GPU|芯片|核心|晶片|图形处理器)")
 USES = re.compile(r"(采用|搭载|基于|配备|内置|集成)[了的]?\s*(?:[^,;。]{0,8}的)?\s*$")
