@@ -489,3 +489,25 @@ def test_cache_or_memory_by_its_noun(text: str, fragment: str, attribute: str, v
 ])
 def test_a_vendor_that_made_something_else_is_not_the_cards_maker(text: str) -> None:
     assert not [c for c in claims_for(text) if c.attribute == "manufacturer"]
+
+
+@pytest.mark.parametrize(("text", "owners"), [
+    ("H100 SXM5与H200的显存容量分别为80GB和141GB。", {"80GB": "nvidia_h100", "141GB": "nvidia_h200"}),
+    ("RTX 3070、RTX 4080和RTX 4090的显存分别是8GB、16GB和24GB。",
+     {"8GB": "nvidia_rtx_3070", "16GB": "nvidia_rtx_4080", "24GB": "nvidia_rtx_4090"}),
+    # the value after 从 belongs to the card the sentence compares with
+    ("H200相比H100，显存从80GB提升到141GB。", {"80GB": "nvidia_h100", "141GB": "nvidia_h200"}),
+    ("与A100相比，H100的功耗从400W增加到700W。", {"400W": "nvidia_a100", "700W": "nvidia_h100"}),
+    # no comparison: both ends are the card's own
+    ("A100的显存从40GB升级到80GB。", {"40GB": "nvidia_a100", "80GB": "nvidia_a100"}),
+])
+def test_values_for_several_cards(text: str, owners: dict[str, str]) -> None:
+    cs = claims_for(text)
+    assert {f: find(cs, f).subject for f in owners} == owners
+    assert not flags(cs)
+
+
+def test_respectively_in_the_wrong_order_is_flagged() -> None:
+    cs = claims_for("RTX 3070和RTX 4080的显存分别是16GB和8GB。")
+    assert [(c.subject, c.verdict) for c in cs] == [("nvidia_rtx_3070", Verdict.CONTRADICTED),
+                                                    ("nvidia_rtx_4080", Verdict.CONTRADICTED)]

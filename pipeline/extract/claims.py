@@ -13,7 +13,16 @@ from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
 from .quantities import Quantity, find_quantities, parse_number
-from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, multiplier_of, resolve, update_topic
+from .subjects import (
+    SUBJECT_KINDS,
+    DocState,
+    Subject,
+    as_subject,
+    is_comparative,
+    multiplier_of,
+    resolve,
+    update_topic,
+)
 from .tables import table_claims
 
 _FORM_HINT = re.compile(r"SXM\d?|PCIe|NVL(?![A-Za-z])|OAM", re.I)
@@ -121,7 +130,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     spans = [(m.start, m.end) for m in mentions]
     expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
     unbound = cues.BARE_MULTIPLIER.search(text)
-    for q in find_quantities(text):
+    quantities = find_quantities(text)
+    respectively = _respectively(text, quantities, mentions)
+    for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans):
             continue
         if _variant_of(q, mentions):
@@ -136,7 +147,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if attribute == "link_bandwidth":
             out.extend(_link_draft(text, q, mentions, ref))
             continue
-        subjects = resolve(text, q.start, mentions, state)
+        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions)
+        subjects = [owner] if owner else resolve(text, q.start, mentions, state)
         for subj in subjects:
             attr = attribute
             if attr == "cores":
@@ -153,6 +165,36 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier), q.in_bits, q.resolution))
     return out
+
+
+def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
+    out: dict[int, Subject] = {}
+    for mark in re.finditer(r"分别", text):
+        _cs, ce = cues.clause_bounds(text, mark.start())
+        cards: list[Mention] = []
+        for m in mentions:
+            if m.kind in SUBJECT_KINDS and m.start < mark.start() and not is_comparative(text, m):
+                between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
+                if cards and not re.fullmatch(r"\s*(?:和|与|、|及|以及|跟|,|，)\s*", between):
+                    cards = []
+                if all(c.ref != m.ref for c in cards):
+                    cards.append(m)
+        values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+        kinds = {q.kind for q in values}
+        if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
+            out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
+    return out
+
+
+def _from_value_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
+    """"H200相比H100，显存从80GB提升到141GB": the value after 从 is the compared card's."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    if not re.search(r"从\s*$", text[cs:q.start]):
+        return None
+    compared = {m.ref: m for m in mentions if m.kind in SUBJECT_KINDS and m.start < q.start
+                and is_comparative(text, m)}
+    return as_subject(text, next(iter(compared.values()))) if len(compared) == 1 else None
 
 
 def _round(value: float | int | list[float]) -> float | int | list[float]:
