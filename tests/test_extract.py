@@ -511,3 +511,15 @@ def test_respectively_in_the_wrong_order_is_flagged() -> None:
     cs = claims_for("RTX 3070和RTX 4080的显存分别是16GB和8GB。")
     assert [(c.subject, c.verdict) for c in cs] == [("nvidia_rtx_3070", Verdict.CONTRADICTED),
                                                     ("nvidia_rtx_4080", Verdict.CONTRADICTED)]
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    ("Tesla K80拥有4992个CUDA核心。2016年，Pascal架构登场。", False),
+    ("下面介绍A100。Ampere架构带来了TF32。", False),
+    ("V100，Volta架构，5120个CUDA核心。", True),
+    ("下面介绍A100。它采用Ampere架构。", True),
+])
+def test_an_architecture_that_opens_a_sentence_without_a_card_is_its_subject(text: str, claimed: bool) -> None:
+    cs = claims_for(text)
+    assert bool([c for c in cs if c.attribute == "architecture"]) is claimed
+    assert not flags(cs)

@@ -398,10 +398,20 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             attribute, value = "gpu_chip", m.ref
         else:
             continue
+        if attribute != "memory_type" and _names_itself(text, m, mentions):
+            continue
         for subj in resolve(text, m.start, mentions, state):
             out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
                              variant=_variant_hint(text, _point(m), subj, attribute)))
     return out
+
+
+def _names_itself(text: str, m: Mention, mentions: list[Mention]) -> bool:
+    """"2016年，Pascal架构登场": an architecture or chip that opens its clause, in a sentence naming no card, is
+    what the sentence is about; it is not said of the previous card."""
+    cs, _ce = cues.clause_bounds(text, m.start)
+    opens = not re.sub(r"[\s\d年月日，,、:：\-—]", "", text[cs:m.start])
+    return opens and not any(o.kind in SUBJECT_KINDS and o.start < m.start for o in mentions)
 
 
 def _point(m: Mention) -> Quantity:
