@@ -523,3 +523,19 @@ def test_an_architecture_that_opens_a_sentence_without_a_card_is_its_subject(tex
     cs = claims_for(text)
     assert bool([c for c in cs if c.attribute == "architecture"]) is claimed
     assert not flags(cs)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("A100 80GB SXM4的显存带宽为2039GB/s。", Verdict.SUPPORTED),
+    ("A100 80GB SXM4的显存带宽为1555GB/s。", Verdict.CONTRADICTED),  # the 40GB card's figure
+    ("A100 40GB PCIe的TDP为300W。", Verdict.CONTRADICTED),
+])
+def test_size_and_form_in_the_model_name_pick_the_variant(text: str, verdict: Verdict) -> None:
+    cs = [c for c in claims_for(text) if c.attribute != "memory_size"]
+    assert [c.verdict for c in cs] == [verdict]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("A30于二〇二一年发布。", Verdict.SUPPORTED),
+                                               ("A30于二零一九年发布。", Verdict.CONTRADICTED)])
+def test_year_in_chinese_digits(text: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), "年").verdict is verdict

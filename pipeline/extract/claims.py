@@ -320,6 +320,9 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     hints = [m.group(0) for m in _FORM_HINT.finditer(left)]
     if sizes_are_hints:
         hints += [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(left)]
+        sizes = [h for h in hints if h.endswith("GB")]
+        if hints and not sizes and subj.variant:  # "A100 80GB SXM4的…": the model name's size narrows the form
+            hints += [f"{m.group(1)}GB" for m in re.finditer(r"(\d{1,3})\s*GB?", subj.variant, re.I)]
     if not hints and subj.variant:
         hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
     return " ".join(h.strip() for h in hints if h.strip()) or None

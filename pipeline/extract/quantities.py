@@ -16,6 +16,8 @@ from ..records import Qualifier
 _CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.\d+)?"
 _CN_NUM = rf"[{_CN_DIGITS}]+(?:点[{_CN_DIGITS}]+)?"
+# a year is written digit by digit: 2020年, 二〇二〇年 (两千零二十年 would be a count of years)
+_CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 
 # unit alternatives; order matters (rates before sizes)
 _UNIT = (
@@ -179,7 +181,7 @@ def find_quantities(text: str) -> list[Quantity]:
         if m.group("cn") and kind == "bare":
             continue
         end = m.end() if kind != "bare" else m.end("num") if m.group("num") else m.end("cn")
-        if kind == "year" and not (1980 <= value <= 2100 and literal.isdigit()):
+        if kind == "year" and not (1980 <= value <= 2100 and (literal.isdigit() or _CN_YEAR.fullmatch(literal))):
             continue
         resolution = resolution_of(literal if literal[0].isdigit() else f"{value:g}") * scale
         if m.group("wan"):
