@@ -539,3 +539,22 @@ def test_size_and_form_in_the_model_name_pick_the_variant(text: str, verdict: Ve
                                                ("A30于二零一九年发布。", Verdict.CONTRADICTED)])
 def test_year_in_chinese_digits(text: str, verdict: Verdict) -> None:
     assert find(claims_for(text), "年").verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "fragment", "subject", "attribute", "verdict"), [
+    # a clause naming another card and only a verb repeats the attribute of the clause before
+    ("L40的Tensor Core数量为568个，L40S则为568个。", "568个。", "nvidia_l40s", "tensor_cores", Verdict.SUPPORTED),
+    ("A100的L2缓存为40MB，而H100增加到60MB。", "60MB", "nvidia_h100", "cache_size", Verdict.CONTRADICTED),
+    ("A30支持最多4个MIG实例，而A100最多可切分为9个。", "9个", "nvidia_a100", "mig_instances",
+     Verdict.CONTRADICTED),
+    ("T4的显存为16GB，A2同样为16GB。", "16GB。", "nvidia_a2", "memory_size", Verdict.SUPPORTED),
+])
+def test_elided_attribute_in_a_parallel_clause(text: str, fragment: str, subject: str, attribute: str,
+                                               verdict: Verdict) -> None:
+    c = next(c for c in claims_for(text) if c.subject == subject and fragment.rstrip("。") in c.text)
+    assert (c.attribute, c.verdict) == (attribute, verdict)
+
+
+def test_a_parallel_clause_needs_a_card_and_a_bare_verb() -> None:
+    cs = claims_for("A100有6912个CUDA核心，H100卖3万美元。")
+    assert [c.subject for c in cs] == ["nvidia_a100"]

@@ -132,6 +132,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     unbound = cues.BARE_MULTIPLIER.search(text)
     quantities = find_quantities(text)
     respectively = _respectively(text, quantities, mentions)
+    decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans):
             continue
@@ -142,8 +143,11 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                                  "GB", Qualifier.EXACT, 1, "型号中的版本"))
             continue
         attribute, detail = _attribute(text, q, mentions)
+        if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
+            attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
         if attribute is None or _not_a_spec(text, q):
             continue
+        decided[q.kind] = (attribute, detail)
         if attribute == "link_bandwidth":
             out.extend(_link_draft(text, q, mentions, ref))
             continue
@@ -165,6 +169,21 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier), q.in_bits, q.resolution))
     return out
+
+
+_PARALLEL = re.compile(r"^\s*(?:而|则|但|不过)?\s*(?:则|也|同样|更是)?\s*(?:为|是|有|达到了?|提升到|增加到|降到|减少到|"
+                       r"最多(?:可)?(?:切分)?为?|只有|仅有?|仅为)?\s*$")
+
+
+def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """"…，L40S则为576个", "…，而H100增加到60MB": a clause that names another card and only a verb before the
+    number repeats the attribute of the clause before it."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    cards = [m for m in mentions if m.kind in SUBJECT_KINDS and cs <= m.start and m.end <= q.start]
+    if not cards:
+        return False
+    between = text[cards[-1].end:q.start].replace(cards[-1].variant or "", "", 1)
+    return bool(_PARALLEL.match(between))
 
 
 def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
