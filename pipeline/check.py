@@ -152,8 +152,9 @@ def _text_fits(claim: Claim, rows: list[SpecRow]) -> list[SpecRow]:
             parts = {normalize_key(p) for p in re.split(r"[|/,，(（)）\s]+|x", str(r.value)) if p}
             ok = stated == have or stated in parts or all(
                 normalize_key(p) in parts or normalize_key(p) in have for p in re.split(r"[|/]", str(claim.value)))
-        else:
-            ok = have == stated or have.startswith(stated) or stated.startswith(have)
+        else:  # a family name fits its members (Ada → Ada Lovelace, CDNA → CDNA 2); CDNA 2 does not fit CDNA
+            ok = have == stated or have.startswith(stated) or (stated.startswith(have)
+                                                               and not stated[len(have):][:1].isdigit())
         if ok:
             out.append(r)
     return out

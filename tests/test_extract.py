@@ -558,3 +558,24 @@ def test_elided_attribute_in_a_parallel_clause(text: str, fragment: str, subject
 def test_a_parallel_clause_needs_a_card_and_a_bare_verb() -> None:
     cs = claims_for("A100有6912个CUDA核心，H100卖3万美元。")
     assert [c.subject for c in cs] == ["nvidia_a100"]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("MI100采用CDNA 2架构。", Verdict.CONTRADICTED),
+    ("MI100采用CDNA架构。", Verdict.SUPPORTED),
+    ("MI250X采用CDNA 2架构。", Verdict.SUPPORTED),
+    ("MI250X采用CDNA架构。", Verdict.SUPPORTED),  # the family name
+    ("RTX 4090采用Ada架构。", Verdict.SUPPORTED),
+])
+def test_architecture_generations(text: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), "", "architecture").verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "attribute", "value"), [
+    ("MI50擁有3840個串流處理器。", "stream_processors", 3840),
+    ("MI300X的FP8算力高达2.6 PFLOPS。", "fp8", 2600),
+    ("A100的FP32算力为19500 GFLOPS。", "fp32", 19.5),
+])
+def test_more_unit_and_term_forms(text: str, attribute: str, value: float) -> None:
+    c = find(claims_for(text), "", attribute)
+    assert (c.value, c.verdict) == (value, Verdict.SUPPORTED)

@@ -16,7 +16,7 @@ CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n]")
 COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("tensor_cores", re.compile(r"Tensor\s*Core[s]?|Tensor\s*核心|张量核心", re.I)),
     ("cuda_cores", re.compile(r"CUDA\s*核心|CUDA\s*Core[s]?|CUDA\s*cores", re.I)),
-    ("stream_processors", re.compile(r"流处理器|Stream\s*Processors?", re.I)),
+    ("stream_processors", re.compile(r"串?流处理器|Stream\s*Processors?", re.I)),
     ("mig_instances", re.compile(r"(?:GPU\s*)?实例")),
     ("cores", re.compile(r"核心|核芯")),
 )

@@ -10,6 +10,7 @@ or ends with a letter or digit must not continue a longer word in the original t
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -81,10 +82,13 @@ class MentionMatcher:
             kind = "memory_type" if t.category == "memory" else "term"
             for a in (*t.aliases, t.name):
                 add(a, kind, t.term_id)
-        for arch in ref.architectures.values():
+        archs = set(ref.architectures.values())
+        firsts = Counter(a.split()[0] for a in archs)
+        for arch in archs:
             add(arch, "architecture", arch)
             first = arch.split()[0]
-            if first != arch and len(first) >= 3:
+            # "Ada" for Ada Lovelace; but "CDNA" is its own architecture and "RDNA" could be RDNA 2 or RDNA 3
+            if first != arch and len(first) >= 3 and first not in archs and firsts[first] == 1:
                 add(first, "architecture", arch)
         for chip in ref.chips.values():
             add(chip, "chip", chip)

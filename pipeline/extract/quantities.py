@@ -22,7 +22,7 @@ _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 # unit alternatives; order matters (rates before sizes)
 _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
-    r"|(?P<tput>T?FLOPS|TOPS|TFLOPs|GFLOPS)"
+    r"|(?P<tput>[PTG]?FLOPS|[PT]OPS|[PTG]FLOPs)"
     r"|(?P<freq>[MG]Hz)"
     r"|(?P<size>[KMGT]B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
@@ -130,8 +130,13 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
             return "size", "GB", written, _SCALE[written[0].upper()], False
         if kind == "power":
             return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
-        canonical = {"bits": "bit", "year": "year", "count": "count", "tput": written.upper(),
-                     "ratio": "ratio", "percent": "percent", "freq": written}[kind]
+        if kind == "tput":  # in TFLOPS (TOPS for integer operations)
+            w = written.upper()
+            prefix = w[0] if w[0] in "PTG" else ""
+            return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
+                {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
+        canonical = {"bits": "bit", "year": "year", "count": "count", "ratio": "ratio", "percent": "percent",
+                     "freq": written}[kind]
         return kind, canonical, written, 1.0, False
     return "bare", None, "", 1.0, False
 
