@@ -217,6 +217,13 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
         matched = _text_fits(claim, rows)
         fits = bool(matched)
         matched = matched or rows
+    if fits and claim.extra.get("every_member") and claim.subject in ref.series:
+        # "…系列均配备16GB": every member with a figure must fit, not just one
+        missing = [pid for pid in ref.members(claim.subject) if not _member_fits(claim, [r for r in rows
+                                                                                        if r.product_id == pid], tol)]
+        if missing:
+            fits = False
+            rows = [r for r in rows if r.product_id in missing]
     expected = expected_text(rows if not fits else matched, claim.multiplier)
     first = matched[0]
     if fits:
@@ -238,6 +245,15 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+def _member_fits(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> bool:
+    """A series member's figures fit the claim (a member without figures is not held against it)."""
+    if not rows:
+        return True
+    if claim.attribute in NUMERIC_ATTRIBUTES:
+        return numeric_fits(claim, [float(r.value) * claim.multiplier for r in rows], tol)
+    return bool(_text_fits(claim, rows))
 
 
 def _other_fp16_figure(claim: Claim, ref: Reference, rows: list[SpecRow], tol: Tolerance) -> str | None:

@@ -579,3 +579,24 @@ def test_architecture_generations(text: str, verdict: Verdict) -> None:
 def test_more_unit_and_term_forms(text: str, attribute: str, value: float) -> None:
     c = find(claims_for(text), "", attribute)
     assert (c.value, c.verdict) == (value, Verdict.SUPPORTED)
+
+
+@pytest.mark.parametrize(("text", "verdicts"), [
+    ("RX 6700 XT和RX 6900 XT都配备16GB显存。",
+     {"amd_rx_6700_xt": Verdict.CONTRADICTED, "amd_rx_6900_xt": Verdict.SUPPORTED}),
+    ("L40与L40S都采用AD102核心。", {"nvidia_l40": Verdict.SUPPORTED, "nvidia_l40s": Verdict.SUPPORTED}),
+    ("A100和H100，显存80GB。", {"nvidia_h100": Verdict.SUPPORTED}),  # without 都 only the nearest card
+])
+def test_a_value_said_of_a_list_of_cards(text: str, verdicts: dict[str, Verdict]) -> None:
+    assert {c.subject: c.verdict for c in claims_for(text)} == verdicts
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("RX 6000系列显卡均配备8GB显存。", Verdict.CONTRADICTED),  # only some members have 8GB
+    ("RX 6000系列显卡配备8GB显存。", Verdict.SUPPORTED),  # some member has
+    ("RTX 30系列全部使用GDDR6X显存。", Verdict.CONTRADICTED),
+    ("所有RX 7000系列显卡都采用RDNA 3架构。", Verdict.SUPPORTED),
+])
+def test_every_member_of_a_series(text: str, verdict: Verdict) -> None:
+    [c] = claims_for(text)
+    assert c.verdict is verdict

@@ -86,8 +86,18 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
         sentence_index=sent.index, subject=d.subject.ref, subject_mention=d.subject.text,
         attribute=d.attribute, value=d.value, unit=d.unit, qualifier=d.qualifier, multiplier=d.multiplier,
         detail=d.detail, variant=d.variant,
-        extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution},
+        extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
+               **({"every_member": True} if _every_member(sent.text, d) else {})},
     )
+
+
+def _every_member(text: str, d: Draft) -> bool:
+    """"RX 6000系列均配备16GB显存": the claim is made of every card in the series."""
+    if d.subject.mention is None or d.subject.mention.kind != "series":
+        return False
+    cs, _ce = cues.clause_bounds(text, d.start)
+    return bool(re.search(r"均|都|全部|所有|全系|皆|一律", text[max(cs, d.subject.mention.end):d.start])
+                or re.search(r"(?:所有|全部|全系)\s*$", text[cs:d.subject.mention.start]))
 
 
 def _update_pending(text: str, mentions: list[Mention], state: DocState) -> None:

@@ -155,7 +155,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         if isinstance(item, Mention):
             if is_comparative(text, item) and not owns(text, item, pos):
                 continue
-            return [_substituted(text, item, mentions, state)]
+            group = _coordinated(text, item, products, pos)
+            return [_substituted(text, m, mentions, state) for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
@@ -176,6 +177,25 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     if earlier:
         return [_substituted(text, earlier[-1], mentions, state)]
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
+
+
+_COORDINATOR = re.compile(r"\s*(?:和|与|、|及|以及|跟|还有)\s*")
+_BOTH_OR_ALL = re.compile(r"都|均|皆|同样|全都|一样")
+
+
+def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> list[Mention]:
+    """"RX 6700 XT和RX 6900 XT都配备16GB显存": every card of the list the value is said of with 都/均; else the
+    nearest card alone."""
+    if not _BOTH_OR_ALL.search(text[m.end:pos]):
+        return [m]
+    group = [m]
+    for o in reversed([p for p in products if p.end <= m.start]):
+        between = text[o.end:group[0].start].replace(o.variant or "", "", 1)
+        if not _COORDINATOR.fullmatch(between):
+            break
+        if all(g.ref != o.ref for g in group):
+            group.insert(0, o)
+    return group
 
 
 def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:
