@@ -21,7 +21,7 @@ from typing import Any
 from .extract.mentions import MentionMatcher
 from .ingest import trim_span
 from .normalize import normalize
-from .records import BlockKind, Document, Mention, Sentence
+from .records import BlockKind, Document, Format, Mention, Sentence
 from .reference import Reference, load_reference
 
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
@@ -91,6 +91,8 @@ class Segmenter:
         norm = normalize(doc.text)
         regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
                          key=lambda r: r[0]) if doc.blocks else [(0, len(norm), BlockKind.PROSE)]
+        if doc.format is Format.MD:  # **20000** 个: emphasis marks are not text (blanked, so offsets stay)
+            norm = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), norm)
         masked = _mask(norm, regions)
         starts = [r[0] for r in regions]
         sentences: list[Sentence] = []
@@ -212,6 +214,7 @@ def _shift(m: Mention, by: int) -> Mention:
     return Mention(m.start + by, m.end + by, m.text, m.kind, m.ref, m.variant)
 
 
+_EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 _SOFT_BREAK = re.compile(r"[。！？!?；;\n]|[,，、 ]")
 
 

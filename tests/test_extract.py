@@ -600,3 +600,26 @@ def test_a_value_said_of_a_list_of_cards(text: str, verdicts: dict[str, Verdict]
 def test_every_member_of_a_series(text: str, verdict: Verdict) -> None:
     [c] = claims_for(text)
     assert c.verdict is verdict
+
+
+TABLE_WITH_MORE_COLUMNS = """# 对比
+
+| 型号 | 位宽 | FP32算力 | 无限缓存 | L2缓存 |
+|---|---|---|---|---|
+| RX 6700 XT | 192bit | 13.22 TFLOPS | 3MB | 3MB |
+| RTX A6000 | 384bit | 45 TFLOPS | - | 6MB |
+"""
+
+
+def test_table_columns_for_bus_width_throughput_and_which_cache() -> None:
+    got = {(c.subject, c.attribute, c.detail): c.verdict for c in check_text(TABLE_WITH_MORE_COLUMNS, doc_id="t.md")}
+    assert got[("amd_rx_6700_xt", "memory_bus_width", None)] is Verdict.SUPPORTED
+    assert got[("amd_rx_6700_xt", "fp32", None)] is Verdict.SUPPORTED
+    assert got[("amd_rx_6700_xt", "cache_size", "Infinity Cache")] is Verdict.CONTRADICTED  # 96MB, not 3MB
+    assert got[("amd_rx_6700_xt", "cache_size", "L2")] is Verdict.SUPPORTED
+    assert got[("nvidia_rtx_a6000", "fp32", None)] is Verdict.CONTRADICTED  # 38.7 TFLOPS
+
+
+def test_markdown_emphasis_does_not_hide_a_claim() -> None:
+    cs = check_text("RTX 4090 拥有 **16384** 个 CUDA 核心，显存 **24GB**。\n", doc_id="x.md")
+    assert {c.attribute: c.verdict for c in cs} == {"cuda_cores": Verdict.SUPPORTED, "memory_size": Verdict.SUPPORTED}

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Table
-from ..reference import Reference
+from ..reference import THROUGHPUT_ATTRIBUTES, Reference
+from .cues import INFINITY_CACHE, INFINITY_FABRIC, PRECISION_CUES
 from .quantities import find_quantities
 from .subjects import SUBJECT_KINDS, DocState, Subject
 
@@ -18,7 +19,9 @@ if TYPE_CHECKING:
 
 # header words -> attributes a cell under them may state, most specific first
 _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    (re.compile(r"NVLink|互联", re.I), ("interconnect_bandwidth",)),
+    *((pat, (attr,)) for attr, pat in PRECISION_CUES if attr),
+    (re.compile(r"NVLink|互联|Infinity\s*Fabric", re.I), ("interconnect_bandwidth",)),
+    (re.compile(r"位宽|总线|Bus", re.I), ("memory_bus_width",)),
     (re.compile(r"带宽|频宽", re.I), ("memory_bandwidth",)),
     (re.compile(r"架构"), ("architecture", "gpu_chip")),
     (re.compile(r"芯片|晶片|核心代号|GPU\s*核心$", re.I), ("gpu_chip",)),
@@ -35,7 +38,8 @@ _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 _UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",), "memory_size": ("size",),
              "tdp": ("power",), "cuda_cores": ("count", "bare"), "stream_processors": ("count", "bare"),
              "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "launch_year": ("year", "bare"),
-             "cache_size": ("size",)}
+             "cache_size": ("size",), "memory_bus_width": ("bits", "bare"),
+             **{attr: ("tput",) for attr in THROUGHPUT_ATTRIBUTES}}
 _TEXT_KIND = {"architecture": "architecture", "gpu_chip": "chip", "memory_type": "memory_type"}
 
 
@@ -74,18 +78,31 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
         for j, cell in enumerate(row[1:], start=1):
             if by_row:
                 subj_m, attrs = row_subjects[r], header_attrs[j] if j < len(header_attrs) else ()
+                label = seg.norm[table.header[j].start:table.header[j].end] if j < len(table.header) else ""
             else:
                 subj_m = col_subjects[j - 1] if j - 1 < len(col_subjects) else None
-                attrs = header_attributes(seg.norm[row[0].start:row[0].end])
+                label = seg.norm[row[0].start:row[0].end]
+                attrs = header_attributes(label)
             if subj_m is None or not attrs:
                 continue
             subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
-            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start))
+            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label)))
         yield (row_start, row_end), drafts
 
 
-def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int
-                 ) -> list[Draft]:
+def _scope(attrs: tuple[str, ...], label: str) -> str | None:
+    """What the column is a figure of: which cache, which link, sparse or dense."""
+    if "cache_size" in attrs:
+        return "Infinity Cache" if INFINITY_CACHE.search(label) else "L2" if re.search(r"L2|二级", label) else None
+    if "interconnect_bandwidth" in attrs:
+        return "Infinity Fabric" if INFINITY_FABRIC.search(label) else "NVLink"
+    if set(attrs) & THROUGHPUT_ATTRIBUTES and re.search(r"稀疏|sparse", label, re.I):
+        return "sparse"
+    return None
+
+
+def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int,
+                 scope: str | None = None) -> list[Draft]:
     from ..segment import get_segmenter
     from .claims import Draft, _round
 
@@ -106,14 +123,16 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
         if q.kind not in _UNIT_FOR[attr] or (q.kind == "bare" and q.low < 2):
             continue
         value = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
-        unit = {"rate": "GB/s", "size": "GB", "power": "W"}.get(q.kind)
+        unit = {"rate": "GB/s", "size": "GB", "power": "W", "tput": q.unit, "bits": "bit"}.get(q.kind)
         if attr in ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "launch_year"):
             unit = None
+        if attr == "memory_bus_width":
+            value, unit = (int(value) if not isinstance(value, list) else value), None
         if attr == "cache_size":
             value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
             unit = "MB"
         out.append(Draft(cell.start + q.start - row_start, cell.start + q.end - row_start, subj, attr,
-                         _round(value), unit, q.qualifier, 1, "NVLink" if attr == "interconnect_bandwidth" else None,
+                         _round(value), unit, q.qualifier, 1, scope,
                          subj.variant, q.in_bits, q.resolution))
         break
     return out
