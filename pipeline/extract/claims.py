@@ -533,7 +533,11 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
             r"\s*(?:和|与|、|及|以及|跟)\s*", text[v.end:o.start])]
         last = group[-1]
         rel = cues.RELATION_VERBS.match(text[last.end:ce])
-        if not rel or cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()):
+        if not rel:
+            continue
+        # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
+        if cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(r"(?:是|为|乃)\s*$",
+                                                                                         text[cs:v.start]):
             continue
         used.update(o.start for o in group)
         # "ROCm由英伟达开发", "CUDA是英特尔推出的…": who made a technology
