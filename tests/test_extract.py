@@ -623,3 +623,16 @@ def test_table_columns_for_bus_width_throughput_and_which_cache() -> None:
 def test_markdown_emphasis_does_not_hide_a_claim() -> None:
     cs = check_text("RTX 4090 拥有 **16384** 个 CUDA 核心，显存 **24GB**。\n", doc_id="x.md")
     assert {c.attribute: c.verdict for c in cs} == {"cuda_cores": Verdict.SUPPORTED, "memory_size": Verdict.SUPPORTED}
+
+
+@pytest.mark.parametrize(("text", "fragment", "verdict"), [
+    # a variant named without the card, before the value's clause or right after the value
+    ("H100 PCIe的功耗为350W。SXM5版本支持第四代NVLink，每块GPU的NVLink总带宽为900GB/s。", "900GB/s",
+     Verdict.SUPPORTED),
+    ("RTX 3080 10GB版本配备8704个CUDA核心。后来在2022年推出的12GB版本显存带宽提升到912GB/s。", "2022年",
+     Verdict.SUPPORTED),
+    ("RTX 3080 10GB版本配备8704个CUDA核心。后来在2022年推出的12GB版本显存带宽提升到912GB/s。", "912GB/s",
+     Verdict.SUPPORTED),
+])
+def test_variant_named_without_the_card(text: str, fragment: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), fragment).verdict is verdict

@@ -177,7 +177,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                         "memory_bus_width") and not isinstance(value, list):
                 value, unit = int(value), None
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
-                             _variant_hint(text, q, subj, attr, multiplier), q.in_bits, q.resolution))
+                             _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution))
     return out
 
 
@@ -338,20 +338,29 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     return 1
 
 
-def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1) -> str | None:
+def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1,
+                  mentions: list[Mention] | None = None) -> str | None:
     """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB).
 
     A card's memory size is what a memory_size claim states, so it is no hint for that claim, unless the claim is a
     total over several cards ("四张A100 80GB…合计320GB", where 80GB is the per-card variant)."""
-    cs, _ce = cues.clause_bounds(text, q.start)
-    left = text[cs:q.start]
+    cs, ce = cues.clause_bounds(text, q.start)
     sizes_are_hints = attribute != "memory_size" or multiplier > 1
-    hints = [m.group(0) for m in _FORM_HINT.finditer(left)]
-    if sizes_are_hints:
-        hints += [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(left)]
-        sizes = [h for h in hints if h.endswith("GB")]
-        if hints and not sizes and subj.variant:  # "A100 80GB SXM4的…": the model name's size narrows the form
-            hints += [f"{m.group(1)}GB" for m in re.finditer(r"(\d{1,3})\s*GB?", subj.variant, re.I)]
+
+    def found(span: str) -> list[str]:
+        out = [m.group(0) for m in _FORM_HINT.finditer(span)]
+        return out + [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(span)] if sizes_are_hints else out
+
+    hints = found(text[cs:q.start])
+    if not hints:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
+        after = re.match(r"[^,;。]{0,8}?的\s*([^,;。]{0,12}?(?:版本|版|型号))", text[q.end:ce])
+        hints = found(after.group(1)) if after else []
+    if not hints and mentions is not None and not any(m.kind in SUBJECT_KINDS and m.start < q.start
+                                                      for m in mentions):
+        hints = found(text[:cs])[-1:]  # "SXM5版本支持NVLink，每块GPU的NVLink带宽为900GB/s": the card is elided
+    if sizes_are_hints and hints and subj.variant and not any(h.endswith("GB") for h in hints):
+        # "A100 80GB SXM4的…": the model name's size narrows the form factor's variants
+        hints += [f"{m.group(1)}GB" for m in re.finditer(r"(\d{1,3})\s*GB?", subj.variant, re.I)]
     if not hints and subj.variant:
         hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
     return " ".join(h.strip() for h in hints if h.strip()) or None
