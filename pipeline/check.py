@@ -86,7 +86,11 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
     q, v = claim.qualifier, claim.value
     resolution = float(claim.extra.get("resolution") or 0.0)
 
+    binary = claim.attribute == "memory_size" and str(claim.extra.get("written_unit", "")).upper() in ("TB", "T")
+
     def close(a: float, b: float, rel: float | None = None) -> bool:
+        if binary and _close(a * 1.024, b, tol.exact):  # "1.5TB" of 8×192GB: a binary terabyte (1536 GB)
+            return True
         if rel is not None:
             return _close(a, b, rel)
         if claim.attribute in _RATE_ATTRIBUTES:

@@ -636,3 +636,19 @@ def test_markdown_emphasis_does_not_hide_a_claim() -> None:
 ])
 def test_variant_named_without_the_card(text: str, fragment: str, verdict: Verdict) -> None:
     assert find(claims_for(text), fragment).verdict is verdict
+
+
+def test_an_upgrade_between_two_cards_goes_from_the_older_to_the_newer() -> None:
+    cs = claims_for("H200与H100 SXM5使用同一颗GH100芯片，容量从80GB提升到141GB，带宽从3.35TB/s提升到4.8TB/s。")
+    got = {c.text: c.subject for c in cs if c.attribute in ("memory_size", "memory_bandwidth")}
+    assert got == {"80GB": "nvidia_h100", "141GB": "nvidia_h200", "3.35TB/s": "nvidia_h100",
+                   "4.8TB/s": "nvidia_h200"}
+    assert not flags(cs)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("一台8卡MI300X服务器总共拥有1.5TB显存。", Verdict.SUPPORTED),  # 8 × 192 GB = 1536 GB, a binary 1.5 TB
+    ("8卡MI300X服务器显存为1TB。", Verdict.CONTRADICTED),
+])
+def test_terabytes_may_be_binary(text: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), "TB").verdict is verdict

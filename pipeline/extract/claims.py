@@ -45,6 +45,7 @@ class Draft:
     variant: str | None = None
     bits: bool = False
     resolution: float = 0.0
+    written_unit: str = ""
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
@@ -87,6 +88,7 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
         attribute=d.attribute, value=d.value, unit=d.unit, qualifier=d.qualifier, multiplier=d.multiplier,
         detail=d.detail, variant=d.variant,
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
+               **({"written_unit": d.written_unit} if d.written_unit else {}),
                **({"every_member": True} if _every_member(sent.text, d) else {})},
     )
 
@@ -161,7 +163,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if attribute == "link_bandwidth":
             out.extend(_link_draft(text, q, mentions, ref))
             continue
-        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions)
+        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref)
         subjects = [owner] if owner else resolve(text, q.start, mentions, state)
         for subj in subjects:
             attr = attribute
@@ -177,7 +179,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                         "memory_bus_width") and not isinstance(value, list):
                 value, unit = int(value), None
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
-                             _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution))
+                             _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
+                             q.written_unit))
     return out
 
 
@@ -216,14 +219,25 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
     return out
 
 
-def _from_value_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
-    """"H200相比H100，显存从80GB提升到141GB": the value after 从 is the compared card's."""
+def _from_value_owner(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> Subject | None:
+    """"H200相比H100，显存从80GB提升到141GB": the value after 从 is the compared card's. "H200与H100…从80GB提升到
+    141GB", two cards and no comparison word: an upgrade goes from the older card (by launch year) to the newer."""
     cs, _ce = cues.clause_bounds(text, q.start)
-    if not re.search(r"从\s*$", text[cs:q.start]):
+    left = text[cs:q.start]
+    source = bool(re.search(r"从\s*$", left))
+    target = not source and bool(re.search(r"从[^,;。]*(?:提升|增加|提高|升级|扩大|增长|翻倍)?到\s*$", left))
+    if not source and not target:
         return None
-    compared = {m.ref: m for m in mentions if m.kind in SUBJECT_KINDS and m.start < q.start
-                and is_comparative(text, m)}
-    return as_subject(text, next(iter(compared.values()))) if len(compared) == 1 else None
+    before = [m for m in mentions if m.kind in SUBJECT_KINDS and m.start < q.start]
+    compared = {m.ref: m for m in before if is_comparative(text, m)}
+    if compared:
+        return as_subject(text, next(iter(compared.values()))) if source and len(compared) == 1 else None
+    cards = {m.ref: m for m in before}
+    years = {r: min((float(x.value) for x in ref.rows(r, "launch_year")), default=None) for r in cards}
+    if len(cards) != 2 or None in years.values() or len(set(years.values())) != 2:
+        return None
+    older, newer = sorted(cards, key=lambda r: years[r] or 0)
+    return as_subject(text, cards[older if source else newer])
 
 
 def _round(value: float | int | list[float]) -> float | int | list[float]:
