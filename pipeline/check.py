@@ -342,15 +342,23 @@ def _pcie_generation(text: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _pcie_lanes(text: str) -> int | None:
+    m = re.search(r"[x×]\s*(\d{1,2})", text)
+    return int(m.group(1)) if m else None
+
+
 def _check_interface(claim: Claim, ref: Reference) -> Check:
-    """A card's host PCIe generation; SXM/OAM modules list no PCIe row, so there it stays unverifiable."""
+    """A card's host PCIe generation, and its lanes when the text gives them; SXM/OAM modules list no PCIe row,
+    so there it stays unverifiable."""
     name = ref.name(claim.subject or "")
     rows = [r for r in candidate_rows(ref, claim) if _pcie_generation(str(r.value))]
     stated = _pcie_generation(str(claim.value))
     if not rows or stated is None:
         return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的PCIe接口数据，无法核实。")
     expected = expected_text(rows)
-    hit = [r for r in rows if _pcie_generation(str(r.value)) == stated]
+    lanes = _pcie_lanes(str(claim.value))
+    hit = [r for r in rows if _pcie_generation(str(r.value)) == stated
+           and (lanes is None or _pcie_lanes(str(r.value)) in (None, lanes))]
     if hit:
         return Check(Verdict.SUPPORTED, f"{name}的接口为{expected}，与文中所述相符。", expected, hit[0].source_url,
                      hit[0].source_title)

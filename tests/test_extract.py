@@ -652,3 +652,14 @@ def test_an_upgrade_between_two_cards_goes_from_the_older_to_the_newer() -> None
 ])
 def test_terabytes_may_be_binary(text: str, verdict: Verdict) -> None:
     assert find(claims_for(text), "TB").verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "value", "verdict"), [
+    ("RTX 4060 Ti采用PCIe 4.0 x16接口。", "PCIe 4.0 x16", Verdict.CONTRADICTED),  # eight lanes
+    ("RTX 4060 Ti的接口是PCIe 4.0 x8。", "PCIe 4.0 x8", Verdict.SUPPORTED),
+    ("RTX 4060 Ti采用PCIe 4.0接口。", "PCIe 4.0", Verdict.SUPPORTED),
+    ("T4使用PCIe 3.0 x8接口。", "PCIe 3.0 x8", Verdict.CONTRADICTED),
+])
+def test_interface_lanes_as_written(text: str, value: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), "PCIe", "interface")
+    assert (c.value, c.verdict) == (value, verdict)

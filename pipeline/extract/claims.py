@@ -507,8 +507,8 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
     return out
 
 
-_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备)"
-                            r"\s*(?:的是)?\s*$")
+_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备|"
+                            r"接口(?:是|为))\s*(?:的是)?\s*$")
 
 
 def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
@@ -522,8 +522,14 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
             continue
         if cues.NEGATION.search(text[cs:ce]) or not any(o.kind in SUBJECT_KINDS for o in mentions):
             continue
+        # the value as written: the generation, and the lanes when the text gives them ("PCIe 3.0 x8")
+        lanes = re.match(r"\s*[x×]\s*(\d{1,2})(?!\d)", text[m.end:])
+        end = m.end + (lanes.end() if lanes else 0)
+        gen = re.search(r"\d(?:\.\d)?", ref.links[m.ref].name)
+        written = re.search(r"[x×]\s*(\d{1,2})", text[m.start:end])
+        value = f"PCIe {gen.group(0) if gen else ''}" + (f" x{written.group(1)}" if written else "")
         for subj in resolve(text, m.start, mentions, state):
-            out.append(Draft(m.start, m.end, subj, "interface", ref.links[m.ref].name, None,
+            out.append(Draft(m.start, end, subj, "interface", value.strip(), None,
                              variant=_variant_hint(text, _point(m), subj, "interface")))
     return out
 
