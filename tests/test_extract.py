@@ -663,3 +663,14 @@ def test_terabytes_may_be_binary(text: str, verdict: Verdict) -> None:
 def test_interface_lanes_as_written(text: str, value: str, verdict: Verdict) -> None:
     c = find(claims_for(text), "PCIe", "interface")
     assert (c.value, c.verdict) == (value, verdict)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Infinity Fabric是英伟达的互连技术。", Verdict.CONTRADICTED),
+    ("ROCm是英伟达的开源软件平台。", Verdict.CONTRADICTED),
+    ("CUDA是英伟达的并行计算平台。", Verdict.SUPPORTED),
+    ("H100是AMD的加速卡。", Verdict.CONTRADICTED),
+])
+def test_x_is_the_vendors_thing(text: str, verdict: Verdict) -> None:
+    [c] = [c for c in claims_for(text) if c.attribute == "manufacturer"]
+    assert c.verdict is verdict

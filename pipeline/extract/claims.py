@@ -536,6 +536,10 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
 
 # ---------------------------------------------------------------- who makes it
 
+_OWNED_THING = re.compile(r"\s*(?:公司)?的\s*[^,;。]{0,8}?(?:技术|平台|软件|框架|架构|互连|互联|总线|显卡|GPU|加速卡|"
+                          r"计算卡|芯片|产品|方案|标准|接口|缓存|库)")
+
+
 def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     makers = [m for m in mentions if m.kind in ("vendor", "company")]
@@ -556,6 +560,17 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
                                      v.ref, None, detail="技术归属"))
                 continue
             out.append(Draft(v.start, v.end, Subject(nxt.ref, nxt.text, None), "manufacturer", v.ref, None))
+            continue
+        # "Infinity Fabric是英伟达的互连技术", "H100是AMD的加速卡": X is the vendor's <kind of thing>
+        owned = _OWNED_THING.match(text, v.end)
+        said_of = next((m for m in reversed(mentions) if m.kind in ("term", "product", "series") and cs <= m.start
+                        and m.end <= v.start), None)
+        if owned and said_of is not None and re.fullmatch(r"\s*(?:是|为|乃|属于)\s*",
+                                                          text[said_of.end:v.start].replace(said_of.variant or "", "")):
+            if said_of.kind != "term" or ref.terms[said_of.ref].owner in ref.vendors:
+                detail = "技术归属" if said_of.kind == "term" else None
+                out.append(Draft(said_of.start, v.end, Subject(said_of.ref, said_of.text, None), "manufacturer",
+                                 v.ref, None, detail=detail))
             continue
         # relation: (PRODUCT)由 VENDOR (和 VENDOR2) 开发/设计/推出 ...
         group = [v] + [o for o in makers if o.start > v.end and re.fullmatch(
