@@ -13,6 +13,7 @@ import re
 from ..records import Mention
 from ..reference import Reference
 from . import cues
+from .draft import Draft
 from .subjects import DocState, Subject, resolve
 
 # what a sentence may predicate of a technology, by the category that predicate implies
@@ -54,10 +55,8 @@ _PRECISIONS = re.compile(r"(?:FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4)"
                          r"FP16|FP8|INT8|INT4))*", re.I)
 
 
-def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list:  # type: ignore[type-arg]
-    """Drafts (see claims.Draft) for concept statements in one sentence."""
-    from .claims import Draft
-
+def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """Drafts for concept statements in one sentence."""
     out: list[Draft] = []
     for m in mentions:
         if m.kind != "term" or m.ref not in ref.terms:
@@ -96,9 +95,7 @@ def _is_claim_of(kind: str, category: str) -> bool:
     return (kind, category) in {("memory", "memory"), ("multi_gpu_pooling", "interconnect")}
 
 
-def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list:  # type: ignore[type-arg]
-    from .claims import Draft
-
+def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     for m in _POSITION.finditer(text):
         what = m.group("what") or m.group("what2")

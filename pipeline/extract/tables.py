@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING
 from ..records import Cell, Document, Mention, Qualifier, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
 from .cues import INFINITY_CACHE, INFINITY_FABRIC, PRECISION_CUES
+from .draft import Draft
+from .numbers import _round
 from .quantities import find_quantities
 from .subjects import SUBJECT_KINDS, DocState, Subject
 
 if TYPE_CHECKING:
     from ..segment import Segmented
-    from .claims import Draft
 
 # header words -> attributes a cell under them may state, most specific first
 _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
@@ -104,7 +105,6 @@ def _scope(attrs: tuple[str, ...], label: str) -> str | None:
 def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int,
                  scope: str | None = None) -> list[Draft]:
     from ..segment import get_segmenter
-    from .claims import Draft, _round
 
     text = norm[cell.start:cell.end]
     out: list[Draft] = []

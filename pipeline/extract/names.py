@@ -1,0 +1,201 @@
+"""Names in a sentence as drafts: memory types, architectures and chips, host interfaces, who makes a card or a
+technology, and whether a card has Tensor Cores."""
+
+from __future__ import annotations
+
+import re
+
+from ..records import Mention, Qualifier
+from ..reference import Reference
+from . import cues
+from .draft import Draft
+from .numbers import _variant_hint
+from .quantities import Quantity
+from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, resolve
+
+# ---------------------------------------------------------------- names: memory types, architectures, chips
+
+def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    memory = [m for m in mentions if m.kind == "memory_type"]
+    for m in mentions:
+        cs, _ce = cues.clause_bounds(text, m.start)
+        if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
+            continue
+        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]):
+            continue
+        if m.kind == "memory_type":
+            if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
+                    o is not m and abs(o.start - m.end) <= 3 for o in memory)):
+                continue
+            attribute, value = "memory_type", ref.terms[m.ref].name
+        elif m.kind == "architecture" and (cues.ARCH_AFTER.match(text[m.end:]) or cues.ARCH_BEFORE.search(
+                text[cs:m.start])):
+            attribute, value = "architecture", m.ref
+        elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
+                text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
+            attribute, value = "gpu_chip", m.ref
+        else:
+            continue
+        if attribute != "memory_type" and _names_itself(text, m, mentions):
+            continue
+        for subj in resolve(text, m.start, mentions, state):
+            out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
+                             variant=_variant_hint(text, _point(m), subj, attribute)))
+    return out
+
+
+def _names_itself(text: str, m: Mention, mentions: list[Mention]) -> bool:
+    """"2016年，Pascal架构登场": an architecture or chip that opens its clause, in a sentence naming no card, is
+    what the sentence is about; it is not said of the previous card."""
+    cs, _ce = cues.clause_bounds(text, m.start)
+    opens = not re.sub(r"[\s\d年月日，,、:：\-—]", "", text[cs:m.start])
+    return opens and not any(o.kind in SUBJECT_KINDS and o.start < m.start for o in mentions)
+
+
+def _point(m: Mention) -> Quantity:
+    return Quantity(m.start, m.end, m.start, 0.0, None, "bare")
+
+
+def _generic_list(text: str, m: Mention, memory: list[Mention]) -> bool:
+    """'HBM2、HBM2e和HBM3' or 'GDDR6/GDDR6X' lists types, it says nothing about one card."""
+    for o in memory:
+        if o is m:
+            continue
+        gap = text[min(m.end, o.end):max(m.start, o.start)]
+        if len(gap) <= 3 and re.fullmatch(r"\s*(?:、|/|和|与|或|及|,)\s*", gap):
+            return True
+    return False
+
+
+def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """'X采用了Y GPU': card X said to use card Y's GPU."""
+    out: list[Draft] = []
+    for m in mentions:
+        if m.kind != "product":
+            continue
+        after = text[m.end:].replace(m.variant or "", "", 1)
+        cs, _ce = cues.clause_bounds(text, m.start)
+        if not cues.AS_GPU.match(after) or not cues.USES.search(text[cs:m.start]):
+            continue
+        subjects = resolve(text, m.start, mentions, state, exclude=m)
+        for subj in subjects:
+            if subj.ref == m.ref or m.ref in ref.members(subj.ref):
+                continue
+            end = m.end + len(after) - len(after.lstrip()) + len(cues.AS_GPU.match(after).group(0).strip())
+            chip = ref.products[m.ref].chip if m.ref in ref.products else m.ref
+            out.append(Draft(m.start, end, subj, "gpu_chip", chip, None, detail=f"采用{m.text}的GPU",
+                             variant=None))
+            if subj.via != "substitution":
+                state.substitutions[m.ref] = subj
+    return out
+
+
+_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备|"
+                            r"接口(?:是|为))\s*(?:的是)?\s*$")
+
+
+def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """'T4使用PCIe 3.0 x16接口': the host interface of a card named in the sentence."""
+    out: list[Draft] = []
+    for m in mentions:
+        if m.kind != "link" or not re.match(r"PCI", ref.links[m.ref].name, re.I):
+            continue
+        cs, ce = cues.clause_bounds(text, m.start)
+        if not (_INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])):
+            continue
+        if cues.NEGATION.search(text[cs:ce]) or not any(o.kind in SUBJECT_KINDS for o in mentions):
+            continue
+        # the value as written: the generation, and the lanes when the text gives them ("PCIe 3.0 x8")
+        lanes = re.match(r"\s*[x×]\s*(\d{1,2})(?!\d)", text[m.end:])
+        end = m.end + (lanes.end() if lanes else 0)
+        gen = re.search(r"\d(?:\.\d)?", ref.links[m.ref].name)
+        written = re.search(r"[x×]\s*(\d{1,2})", text[m.start:end])
+        value = f"PCIe {gen.group(0) if gen else ''}" + (f" x{written.group(1)}" if written else "")
+        for subj in resolve(text, m.start, mentions, state):
+            out.append(Draft(m.start, end, subj, "interface", value.strip(), None,
+                             variant=_variant_hint(text, _point(m), subj, "interface")))
+    return out
+
+
+# ---------------------------------------------------------------- who makes it
+
+_OWNED_THING = re.compile(r"\s*(?:公司)?的\s*[^,;。]{0,8}?(?:技术|平台|软件|框架|架构|互连|互联|总线|显卡|GPU|加速卡|"
+                          r"计算卡|芯片|产品|方案|标准|接口|缓存|库)")
+
+
+def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    makers = [m for m in mentions if m.kind in ("vendor", "company")]
+    used: set[int] = set()
+    for v in makers:
+        if v.start in used:
+            continue
+        cs, ce = cues.clause_bounds(text, v.start)
+        if cues.NEGATION.search(text[cs:ce]):
+            continue
+        # possessive: VENDOR的TERM / VENDOR的PRODUCT
+        nxt = next((m for m in mentions if m.start >= v.end and m.kind in ("term", "product", "series")), None)
+        if nxt is not None and text[v.end:nxt.start].strip() == "的":
+            if nxt.kind == "term":
+                owner = ref.terms[nxt.ref].owner
+                if owner in ref.vendors:
+                    out.append(Draft(v.start, nxt.end, Subject(nxt.ref, nxt.text, None), "manufacturer",
+                                     v.ref, None, detail="技术归属"))
+                continue
+            out.append(Draft(v.start, v.end, Subject(nxt.ref, nxt.text, None), "manufacturer", v.ref, None))
+            continue
+        # "Infinity Fabric是英伟达的互连技术", "H100是AMD的加速卡": X is the vendor's <kind of thing>
+        owned = _OWNED_THING.match(text, v.end)
+        said_of = next((m for m in reversed(mentions) if m.kind in ("term", "product", "series") and cs <= m.start
+                        and m.end <= v.start), None)
+        if owned and said_of is not None and re.fullmatch(r"\s*(?:是|为|乃|属于)\s*",
+                                                          text[said_of.end:v.start].replace(said_of.variant or "", "")):
+            if said_of.kind != "term" or ref.terms[said_of.ref].owner in ref.vendors:
+                detail = "技术归属" if said_of.kind == "term" else None
+                out.append(Draft(said_of.start, v.end, Subject(said_of.ref, said_of.text, None), "manufacturer",
+                                 v.ref, None, detail=detail))
+            continue
+        # relation: (PRODUCT)由 VENDOR (和 VENDOR2) 开发/设计/推出 ...
+        group = [v] + [o for o in makers if o.start > v.end and re.fullmatch(
+            r"\s*(?:和|与|、|及|以及|跟)\s*", text[v.end:o.start])]
+        last = group[-1]
+        rel = cues.RELATION_VERBS.match(text[last.end:ce])
+        if not rel:
+            continue
+        # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
+        if cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(r"(?:是|为|乃)\s*$",
+                                                                                         text[cs:v.start]):
+            continue
+        used.update(o.start for o in group)
+        # "ROCm由英伟达开发", "CUDA是英特尔推出的…": who made a technology
+        term = next((m for m in reversed(mentions) if m.kind == "term" and cs <= m.start and m.end <= v.start
+                     and ref.terms[m.ref].owner in ref.vendors), None)
+        start = v.start
+        if term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):
+            subjects, start = [Subject(term.ref, term.text, None)], term.start
+        else:
+            subjects = resolve(text, v.start, mentions, state)
+        # "由X设计、再交给Y生产": every vendor tied to the product in the clause speaks about who makes it
+        extra = [o for o in makers if o not in group and cs <= o.start < ce]
+        names = [o.ref for o in (*group, *extra)]
+        end = last.end + rel.end()
+        for subj in subjects:
+            out.append(Draft(start, end, subj, "manufacturer", "|".join(dict.fromkeys(names)), None))
+    return out
+
+
+def _tensor_presence_drafts(text: str, mentions: list[Mention], state: DocState) -> list[Draft]:
+    out: list[Draft] = []
+    for m in cues.TENSOR_PRESENCE.finditer(text):
+        verb_span = text[m.start():m.start("tc")]
+        if not verb_span.strip() or is_comparative(text, Mention(m.start(), m.end(), "", "term", "")):
+            continue
+        cs, _ce = cues.clause_bounds(text, m.start())
+        if re.search(r"的\s*$", text[cs:m.start()]):
+            continue  # "V100的Tensor Core…" talks about the units, not whether they exist
+        negated = bool(m.group("neg"))
+        for subj in resolve(text, m.start(), mentions, state):
+            out.append(Draft(m.start(), m.end(), subj, "tensor_cores", 0 if negated else 1, None,
+                             Qualifier.AT_MOST if negated else Qualifier.AT_LEAST, detail="是否具备 Tensor Core"))
+    return out

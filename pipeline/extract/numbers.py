@@ -1,0 +1,314 @@
+"""Numbers in a sentence as drafts: which spec a quantity states, of which card, for how many cards and of which
+variant."""
+
+from __future__ import annotations
+
+import re
+
+from ..records import Mention, Qualifier
+from ..reference import Reference
+from . import cues
+from .draft import Draft
+from .quantities import Quantity, find_quantities, parse_number
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
+
+_FORM_HINT = re.compile(r"SXM\d?|PCIe|NVL(?![A-Za-z])|OAM", re.I)
+_SIZE_HINT = re.compile(r"(\d{1,3})\s*GB?\s*(?:版本|版|型号|款)", re.I)
+
+
+def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    out: list[Draft] = []
+    spans = [(m.start, m.end) for m in mentions]
+    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
+    unbound = cues.BARE_MULTIPLIER.search(text)
+    quantities = find_quantities(text)
+    respectively = _respectively(text, quantities, mentions)
+    decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
+    for q in quantities:
+        if any(s < q.end and q.num_start < e for s, e in spans):
+            continue
+        if _variant_of(q, mentions):
+            subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
+            if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
+                out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
+                                 "GB", Qualifier.EXACT, 1, "型号中的版本"))
+            continue
+        attribute, detail = _attribute(text, q, mentions)
+        if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
+            attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
+        if attribute is None or _not_a_spec(text, q):
+            continue
+        decided[q.kind] = (attribute, detail)
+        if attribute == "link_bandwidth":
+            out.extend(_link_draft(text, q, mentions, ref))
+            continue
+        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref)
+        subjects = [owner] if owner else resolve(text, q.start, mentions, state)
+        for subj in subjects:
+            attr = attribute
+            if attr == "cores":
+                attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
+            multiplier = _multiplier(text, q, subj, state, expression_totals, unbound)
+            value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
+            unit = q.unit
+            if attr == "cache_size":
+                value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
+                unit = "MB"
+            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year",
+                        "memory_bus_width") and not isinstance(value, list):
+                value, unit = int(value), None
+            out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
+                             _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
+                             q.written_unit))
+    return out
+
+
+_PARALLEL = re.compile(r"^\s*(?:而|则|但|不过)?\s*(?:则|也|同样|更是)?\s*(?:为|是|有|达到了?|提升到|增加到|降到|减少到|"
+                       r"最多(?:可)?(?:切分)?为?|只有|仅有?|仅为)?\s*$")
+
+
+def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """"…，L40S则为576个", "…，而H100增加到60MB": a clause that names another card and only a verb before the
+    number repeats the attribute of the clause before it."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    cards = [m for m in mentions if m.kind in SUBJECT_KINDS and cs <= m.start and m.end <= q.start]
+    if not cards:
+        return False
+    between = text[cards[-1].end:q.start].replace(cards[-1].variant or "", "", 1)
+    return bool(_PARALLEL.match(between))
+
+
+def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
+    out: dict[int, Subject] = {}
+    for mark in re.finditer(r"分别", text):
+        _cs, ce = cues.clause_bounds(text, mark.start())
+        cards: list[Mention] = []
+        for m in mentions:
+            if m.kind in SUBJECT_KINDS and m.start < mark.start() and not is_comparative(text, m):
+                between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
+                if cards and not re.fullmatch(r"\s*(?:和|与|、|及|以及|跟|,|，)\s*", between):
+                    cards = []
+                if all(c.ref != m.ref for c in cards):
+                    cards.append(m)
+        values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+        kinds = {q.kind for q in values}
+        if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
+            out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
+    return out
+
+
+def _from_value_owner(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> Subject | None:
+    """"H200相比H100，显存从80GB提升到141GB": the value after 从 is the compared card's. "H200与H100…从80GB提升到
+    141GB", two cards and no comparison word: an upgrade goes from the older card (by launch year) to the newer."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    left = text[cs:q.start]
+    source = bool(re.search(r"从\s*$", left))
+    target = not source and bool(re.search(r"从[^,;。]*(?:提升|增加|提高|升级|扩大|增长|翻倍)?到\s*$", left))
+    if not source and not target:
+        return None
+    before = [m for m in mentions if m.kind in SUBJECT_KINDS and m.start < q.start]
+    compared = {m.ref: m for m in before if is_comparative(text, m)}
+    if compared:
+        return as_subject(text, next(iter(compared.values()))) if source and len(compared) == 1 else None
+    cards = {m.ref: m for m in before}
+    years = {r: min((float(x.value) for x in ref.rows(r, "launch_year")), default=None) for r in cards}
+    if len(cards) != 2 or None in years.values() or len(set(years.values())) != 2:
+        return None
+    older, newer = sorted(cards, key=lambda r: years[r] or 0)
+    return as_subject(text, cards[older if source else newer])
+
+
+def _round(value: float | int | list[float]) -> float | int | list[float]:
+    if isinstance(value, list):
+        return [round(v, 4) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def _variant_of(q: Quantity, mentions: list[Mention]) -> bool:
+    """The GB written right after a model name (A100 80GB) picks a variant."""
+    for m in mentions:
+        if m.kind == "product" and m.variant and q.num_start >= m.end and q.start - m.end <= len(m.variant) + 1:
+            tail = re.sub(r"\s", "", m.variant).upper()
+            if re.sub(r"\s", "", f"{q.low:g}G").upper() in tail:
+                return True
+    return False
+
+
+def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | None, str | None]:
+    if q.kind in ("count", "bare"):
+        attr = cues.count_attribute(text, q)
+        return (attr, None) if attr else (None, None)
+    if q.kind == "rate":
+        # a card's own name is no cue: "H100 PCIe的显存带宽" speaks of memory, not of the PCIe link
+        attr, generic = cues.rate_attribute(_blank_names(text, mentions), q)
+        if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
+            attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
+        sentence_so_far = text[:cues.clause_bounds(text, q.start)[1]]
+        if attr == "memory_bandwidth" and generic and cues.INFINITY_CACHE.search(sentence_so_far):
+            attr = "effective_bandwidth"  # "借助无限缓存，带宽高达1664GB/s": the vendor's effective figure
+        if attr == "interconnect_bandwidth":
+            cs, ce = cues.clause_bounds(text, q.start)
+            fabric = cues.INFINITY_FABRIC.search(text, 0, ce)
+            nvlink = re.search(r"NVLink|NVSwitch", text[:ce], re.I)
+            return attr, ("Infinity Fabric" if fabric and (not nvlink or fabric.start() > nvlink.start())
+                          else "NVLink")
+        return attr, None
+    if q.kind == "size":
+        noun = cues.size_noun(text, q)
+        if noun == "memory":
+            return "memory_size", None
+        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)):
+            cs, ce = cues.clause_bounds(text, q.start)
+            m = cues.CACHE_CUE.search(text, cs, ce)
+            named = any(mt.kind == "term" and mt.ref == "infinity_cache" and cs <= mt.start < ce for mt in mentions)
+            scope = "Infinity Cache" if named or re.search(r"Infinity", text[cs:ce], re.I) else "L2"
+            return "cache_size", (scope if m else None)
+        cs, ce = cues.clause_bounds(text, q.start)
+        if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
+                or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))
+                or _continues_memory_clause(text, q, cs, mentions)):
+            return "memory_size", None
+        return None, None
+    if q.kind == "power":
+        cs, ce = cues.clause_bounds(text, q.start)
+        left = text[cs:q.start]
+        if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (cues.NOT_RATED_POWER.search(left)
+                                                         and not cues.PER_CARD.search(left)):
+            return None, None
+        # "4080建议750W电源，4070用650W就够": after a power-supply figure, a bare wattage is one too
+        if re.search(r"电源|PSU", text[:cs], re.I) and not cues.POWER_CUE.search(text[cs:ce]):
+            return None, None
+        # W is a power unit: a card's figure when the sentence speaks of power or the clause names the card
+        named = any(m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
+        if cues.POWER_CUE.search(text, 0, ce) or named or _possessive_value(text, q, mentions):
+            return "tdp", None
+        return None, None
+    if q.kind == "tput":
+        attr = cues.precision_attribute(text, q)
+        cs, ce = cues.clause_bounds(text, q.start)
+        return (attr, "sparse" if attr and cues.SPARSE.search(text[cs:ce]) else None)
+    if q.kind == "year":
+        cs, ce = cues.clause_bounds(text, q.start)
+        return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) else (None, None)
+    if q.kind == "bits" and cues.has_cue(cues.BUS_CUE, text, q):
+        return "memory_bus_width", None
+    return None, None
+
+
+def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """'T4的16GB', 'RTX 3090的350W': a model's own figure."""
+    return any(m.kind in SUBJECT_KINDS and text[m.end:q.start].replace(m.variant or "", "").strip() == "的"
+               for m in mentions)
+
+
+def _not_a_spec(text: str, q: Quantity) -> bool:
+    cs, ce = cues.clause_bounds(text, q.start)
+    left = text[cs:q.start]
+    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(text[cs:ce])
+                or cues.PREVIOUS_GEN.search(left) or cues.RUNS_A_MODEL.search(text[cs:ce]))
+
+
+def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],
+                unbound: re.Match[str] | None) -> int:
+    cs, ce = cues.clause_bounds(text, q.start)
+    if q.start in totals or q.num_start in totals:
+        return totals.get(q.start, totals.get(q.num_start, 1))
+    if re.search(r"\d+\s*[×xX*]\s*$", text[cs:q.start]):
+        return 1  # the per-card factor of "8 × 80GB"
+    if cues.PER_CARD.search(text[cs:q.start]):
+        return 1
+    if subj.multiplier > 1:
+        return subj.multiplier
+    if cues.AGGREGATE.search(text[cs:ce]):
+        n = _card_count(unbound)
+        if n:
+            return n
+        if state.pending_multiplier:
+            return state.pending_multiplier
+    return 1
+
+
+def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1,
+                  mentions: list[Mention] | None = None) -> str | None:
+    """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB).
+
+    A card's memory size is what a memory_size claim states, so it is no hint for that claim, unless the claim is a
+    total over several cards ("四张A100 80GB…合计320GB", where 80GB is the per-card variant)."""
+    cs, ce = cues.clause_bounds(text, q.start)
+    sizes_are_hints = attribute != "memory_size" or multiplier > 1
+
+    def found(span: str) -> list[str]:
+        out = [m.group(0) for m in _FORM_HINT.finditer(span)]
+        return out + [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(span)] if sizes_are_hints else out
+
+    hints = found(text[cs:q.start])
+    if not hints:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
+        after = re.match(r"[^,;。]{0,8}?的\s*([^,;。]{0,12}?(?:版本|版|型号))", text[q.end:ce])
+        hints = found(after.group(1)) if after else []
+    if not hints and mentions is not None and not any(m.kind in SUBJECT_KINDS and m.start < q.start
+                                                      for m in mentions):
+        hints = found(text[:cs])[-1:]  # "SXM5版本支持NVLink，每块GPU的NVLink带宽为900GB/s": the card is elided
+    if sizes_are_hints and hints and subj.variant and not any(h.endswith("GB") for h in hints):
+        # "A100 80GB SXM4的…": the model name's size narrows the form factor's variants
+        hints += [f"{m.group(1)}GB" for m in re.finditer(r"(\d{1,3})\s*GB?", subj.variant, re.I)]
+    if not hints and subj.variant:
+        hints = [subj.variant if sizes_are_hints else re.sub(r"\d+\s*GB?", "", subj.variant, flags=re.I)]
+    return " ".join(h.strip() for h in hints if h.strip()) or None
+
+
+_CONTINUATION = re.compile(r"\s*(?:则|也|更是|已经?|均|都)?\s*"
+                           r"(?:达到了?|达|高达|为|是|有|提升到|提高到|增加到|增至|扩大到|升级到)?\s*")
+_NOT_THE_CARD = re.compile(r"需要|需|占用|占|模型|参数|权重|数据|样本|batch|批", re.I)
+
+
+def _continues_memory_clause(text: str, q: Quantity, cs: int, mentions: list[Mention]) -> bool:
+    """"MI300X的显存容量很大，达到192GB": a clause that is only a verb and the number continues the clause before
+    it, when that clause names a card and speaks of its memory (not of what a model needs)."""
+    if cs == 0 or not _CONTINUATION.fullmatch(text[cs:q.start]):
+        return False
+    ps, _pe = cues.clause_bounds(text, cs - 1)
+    before = text[ps:cs]
+    return bool(cues.MEMORY_CUE.search(before) and not cues.CACHE_CUE.search(before)
+                and not _NOT_THE_CARD.search(before)
+                and any(m.kind in SUBJECT_KINDS and ps <= m.start < cs for m in mentions))
+
+
+def _blank_names(text: str, mentions: list[Mention]) -> str:
+    """``text`` with the product and series names, and the variant written right after one (H100 PCIe), blanked
+    out (same length)."""
+    names = [m for m in mentions if m.kind in SUBJECT_KINDS]
+    if not names:
+        return text
+    chars = list(text)
+    for m in names:
+        end = m.end
+        if m.variant:
+            after = re.match(r"\s*" + re.escape(m.variant), text[m.end:], re.I)
+            end += after.end() if after else 0
+        chars[m.start:end] = " " * (end - m.start)
+    return "".join(chars)
+
+
+def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> list[Draft]:
+    links = [m for m in mentions if m.kind == "link" and m.end <= q.start]
+    if not links:
+        return []
+    link = links[-1]
+    if not re.search(r"PCI", ref.links[link.ref].name, re.I):
+        return []
+    prior = text[:q.start]
+    i, j = prior.rfind("单向"), prior.rfind("双向")
+    direction = None if i == j == -1 else ("单向" if i > j else "双向")
+    subj = Subject(link.ref, link.text, None, 1, "explicit", link)
+    return [Draft(q.start, q.end, subj, "interconnect_bandwidth", _round(q.low if q.qualifier is not Qualifier.RANGE
+                                                                          else [q.low, q.high]),
+                  "GB/s", q.qualifier, 1, direction, None, q.in_bits, q.resolution)]
+
+
+def _card_count(m: re.Match[str] | None) -> int | None:
+    """'8张卡', '两块' -> 8, 2 (a plausible number of cards), else None."""
+    n = parse_number(m.group("n") or m.group("m")) if m else None
+    return int(n) if n and 1 < n <= 1024 else None
