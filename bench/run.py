@@ -1,17 +1,20 @@
 """Throughput benchmark (never run as a test).
 
-    python bench/run.py [--docs 2000] [--workers 1] [--memory-sizes 1000,10000]
+    python bench/run.py [--docs 2000] [--workers 1] [--memory-sizes 1000,10000] [--stages]
 
 Builds a synthetic corpus by recombining paragraphs of corpus/ with other products and numbers, then measures in
 one process: bare jieba segmentation of the same text (the floor), the full pipeline with reports, and an
 incremental re-run over the unchanged corpus. Prints documents/s, characters/s, the pipeline/jieba ratio, start-up
 time to the first document and peak memory. ``--memory-sizes`` runs the pipeline in child processes on corpora of
-those sizes and prints each one's peak RSS, to show that memory stays flat.
+those sizes and prints each one's peak RSS, to show that memory stays flat. ``--stages`` runs the pipeline once
+more with a timer around each stage and prints where the time per document goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import functools
 import json
 import random
 import re
@@ -80,6 +83,63 @@ def pipeline_run(corpus: Path, out: Path, workers: int, full: bool) -> tuple[flo
     return time.perf_counter() - t, (first[0] if first else 0.0), summary.exit_code
 
 
+# (label, module, attribute): disjoint stages of one document's path through `run` (none calls another)
+STAGES = (
+    ("read and decode", "pipeline.ingest", "read_document"),
+    ("segment (spaCy + jieba, mentions, sentences)", "pipeline.segment:Segmenter", "segment"),
+    ("extract claims", "pipeline.api", "extract_claims"),
+    ("check claims", "pipeline.api", "check_claims"),
+    ("code checks (pyflakes)", "pipeline.codecheck", "code_claims"),
+    ("state (SQLite)", "pipeline.store:Store", "save_result"),
+    ("claims suite (great-expectations), batches", "pipeline.validation:ClaimsValidator", "add"),
+    ("claims suite (great-expectations), last batch", "pipeline.validation:ClaimsValidator", "finish"),
+    ("document reports (md, html, json)", "pipeline.report", "write_document_report"),
+    ("claims.csv", "pipeline.report", "write_claims_csv"),
+    ("index.html and summary.md", "pipeline.report", "write_index"),
+)
+
+
+def stage_times(corpus: Path, out: Path, workers: int) -> dict[str, float]:
+    """Milliseconds per document in each stage, and for the rest of the run, timing one full run (in this
+    process, after the measured runs: one-off imports such as great-expectations are already paid)."""
+    import importlib
+
+    spent: collections.Counter[str] = collections.Counter()
+    patched = []
+    for label, where, name in STAGES:
+        module_name, _, cls = where.partition(":")
+        owner = importlib.import_module(module_name)
+        owner = getattr(owner, cls) if cls else owner
+        original = getattr(owner, name)
+
+        def timed(*a: object, _f=original, _label=label, **k: object) -> object:
+            t = time.perf_counter()
+            try:
+                return _f(*a, **k)
+            finally:
+                spent[_label] += time.perf_counter() - t
+
+        patched.append((owner, name, original))
+        setattr(owner, name, functools.wraps(original)(timed))
+    try:
+        total, _first, _code = pipeline_run(corpus, out, workers, full=True)
+    finally:
+        for owner, name, original in patched:
+            setattr(owner, name, original)
+    docs = len(list(corpus.glob("*.txt")))
+    rows = {label: round(spent[label] / docs * 1000, 2) for label, _w, _n in STAGES}
+    rows["rest (planning, run tables, ClaimReview, progress)"] = round((total - sum(spent.values())) / docs * 1000, 2)
+    rows["total"] = round(total / docs * 1000, 2)
+    return rows
+
+
+def import_seconds(module: str) -> float:
+    """Seconds to import ``module`` in a fresh interpreter (paid once per run that needs it)."""
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(res.stdout.strip().splitlines()[-1])
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -102,6 +162,7 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--memory-sizes", default="", help="comma-separated corpus sizes for the memory check")
+    ap.add_argument("--stages", action="store_true", help="also time each stage (ms per document)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="gpu-factcheck-bench-"))
     t0 = time.perf_counter()
@@ -124,6 +185,7 @@ def main() -> None:
         "incremental_rerun_s": round(again_s, 2),
         "incremental_share_of_full": round(again_s / full_s, 4),
         "peak_rss_mb": round(peak_rss_mb(), 1),
+        "great_expectations_import_s": round(import_seconds("great_expectations"), 2),
         "exit_code": code,
     }
     for size in [int(s) for s in args.memory_sizes.split(",") if s.strip()]:
@@ -133,6 +195,16 @@ def main() -> None:
     for k, v in rows.items():
         print(f"{k:<{width}}  {v}")
     print(json.dumps(rows, ensure_ascii=False))
+    if args.stages:
+        if args.workers > 1:
+            print("--stages times the stages in this process: run it with --workers 1")
+            return
+        stages = stage_times(work / "corpus", work / "reports-stages", args.workers)
+        width = max(len(k) for k in stages)
+        print(f"\n{'stage':<{width}}  ms/document")
+        for k, v in stages.items():
+            print(f"{k:<{width}}  {v}")
+        print(json.dumps(stages, ensure_ascii=False))
 
 
 if __name__ == "__main__":
