@@ -66,6 +66,8 @@ def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
         rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
     elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "sparse":
         rows = [r for r in rows if r.scope == "sparse"]
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "dense":
+        rows = [r for r in rows if r.scope in ("", "dense", "tensor")]
     # a throughput figure without a word on sparsity may be any of the card's published ones (dense, sparse, on
     # Tensor Cores): vendors quote all of them
     if claim.subject in ref.series:

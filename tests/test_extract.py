@@ -674,3 +674,34 @@ def test_interface_lanes_as_written(text: str, value: str, verdict: Verdict) -> 
 def test_x_is_the_vendors_thing(text: str, verdict: Verdict) -> None:
     [c] = [c for c in claims_for(text) if c.attribute == "manufacturer"]
     assert c.verdict is verdict
+
+
+@pytest.mark.parametrize("text", [
+    "在H100上，KV cache大约占60GB。",  # a model's cache, not the chip's
+    "3090待机约30W。",
+    "RTX 4090推理时实测功耗约380W。",  # measured, not rated
+    "H100服务器的公网带宽为25Gbps。",
+    "H100集群的存储读取带宽为10GB/s。",
+    "用RTX 4090跑70B时，把一部分层offload到64GB内存里。",  # the host's RAM
+    "A100服务器的内存带宽为204.8GB/s。",
+    "H100推理时实际显存带宽只能跑到2.6TB/s。",
+    "H100很贵。FP8是Hopper和Ada架构新增的数据格式。",  # architectures listed, not said of a card
+])
+def test_deployment_numbers_are_not_card_specs(text: str) -> None:
+    assert not flags(claims_for(text))
+
+
+@pytest.mark.parametrize(("text", "verdicts"), [
+    ("A100和H100分别基于Ampere和Hopper架构。", [Verdict.SUPPORTED, Verdict.SUPPORTED]),
+    ("A100和H100分别基于Hopper和Ampere架构。", [Verdict.CONTRADICTED, Verdict.CONTRADICTED]),
+])
+def test_respectively_for_named_values(text: str, verdicts: list[Verdict]) -> None:
+    cs = [c for c in claims_for(text) if c.attribute == "architecture"]
+    assert [c.subject for c in cs] == ["nvidia_a100", "nvidia_h100"]
+    assert [c.verdict for c in cs] == verdicts
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("A100的FP16稠密算力为624 TFLOPS。", Verdict.CONTRADICTED),
+                                               ("A100的FP16稠密算力为312 TFLOPS。", Verdict.SUPPORTED)])
+def test_dense_throughput_is_the_dense_figure(text: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), "TFLOPS").verdict is verdict

@@ -41,7 +41,7 @@ PRECISION_CUES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
 SPARSE = re.compile(r"稀疏|sparsity|sparse", re.I)
 PIN_RATE = re.compile(r"速率|频率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
 MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|规格", re.I)
-CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(缓存|快取|Cache)", re.I)
+CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(?<!KV)(?<!KV\s)(缓存|快取|Cache)", re.I)  # not a model's KV cache
 POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
 NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|额定)")
 YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:推出|发布)?的(?:产品|新品|旗舰)")
@@ -51,10 +51,17 @@ NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|�
                              r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中|魔改|改装|"
                              r"(?:每个|单个)\s*(?:GCD|芯片|die|核心芯片)|比[^,;。]{1,15}?(?:低|高|少|多|大|小)了?)"
                              r"[^,;。]{0,8}$", re.I)
+# what is measured or belongs to the host, the network or storage, not to the card's spec
+MEASURED = re.compile(r"实测|测得|实际(?!上)|只能跑到|跑出|跑到了?")
+NOT_THE_CARDS_RATE = re.compile(r"网络|公网|内网|存储|硬盘|SSD|NVMe|读取|写入|节点间|网卡|InfiniBand|以太网|RDMA|RoCE|"
+                                r"上传|下载|Gbps", re.I)
+HOST_MEMORY = re.compile(r"主机|服务器|系统内存|DDR\d|CPU|offload|卸载|内存条|\bRAM\b|节点|工作站", re.I)
+DENSE = re.compile(r"稠密|dense|非稀疏", re.I)
 # a clause about running a model of some size ("8G显存跑7B勉强够用") states a need, not a card's figure
 RUNS_A_MODEL = re.compile(r"(?:跑|运行|推理|训练|加载|部署|微调)[^,;。]{0,6}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
 # power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
 NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功耗上限|功耗限制|功率墙|非公版|超频|"
+                             r"待机|空载|闲置|idle|实测|测得|实际|推理时|训练时|运行时|满载时|游戏时|平均|"
                              r"电源|PSU)[^,;。]{0,14}$", re.I)
 NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
 PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")

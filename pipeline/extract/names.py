@@ -9,15 +9,21 @@ from ..records import Mention, Qualifier
 from ..reference import Reference
 from . import cues
 from .draft import Draft
-from .numbers import _variant_hint
+from .numbers import _variant_hint, respective_cards
 from .quantities import Quantity
-from .subjects import SUBJECT_KINDS, DocState, Subject, is_comparative, resolve
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
 
 # ---------------------------------------------------------------- names: memory types, architectures, chips
 
 def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     memory = [m for m in mentions if m.kind == "memory_type"]
+    respectively: dict[int, Subject] = {}  # "A和B分别基于Ampere和Hopper架构"
+    for mark, ce, cards in respective_cards(text, mentions):
+        values = [m for m in mentions if mark.end() <= m.start < ce and m.kind in ("architecture", "chip",
+                                                                                   "memory_type")]
+        if len(cards) >= 2 and len(values) == len(cards):
+            respectively.update({v.start: as_subject(text, c) for v, c in zip(values, cards, strict=True)})
     for m in mentions:
         cs, _ce = cues.clause_bounds(text, m.start)
         if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
@@ -37,9 +43,14 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             attribute, value = "gpu_chip", m.ref
         else:
             continue
-        if attribute != "memory_type" and _names_itself(text, m, mentions):
-            continue
-        for subj in resolve(text, m.start, mentions, state):
+        if m.start in respectively:
+            subjects = [respectively[m.start]]
+        elif attribute != "memory_type" and (_names_itself(text, m, mentions)
+                                             or _generic_list(text, m, [o for o in mentions if o.kind == m.kind])):
+            continue  # "Hopper和Ada架构新增的格式": architectures listed, not said of a card
+        else:
+            subjects = resolve(text, m.start, mentions, state)
+        for subj in subjects:
             out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
                              variant=_variant_hint(text, _point(m), subj, attribute)))
     return out

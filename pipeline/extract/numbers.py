@@ -4,6 +4,7 @@ variant."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..records import Mention, Qualifier
 from ..reference import Reference
@@ -78,9 +79,8 @@ def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     return bool(_PARALLEL.match(between))
 
 
-def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
-    """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
-    out: dict[int, Subject] = {}
+def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Match[str], int, list[Mention]]]:
+    """For each 分别 in the sentence: the mark, the end of its clause and the list of cards named before it."""
     for mark in re.finditer(r"分别", text):
         _cs, ce = cues.clause_bounds(text, mark.start())
         cards: list[Mention] = []
@@ -91,6 +91,13 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
                     cards = []
                 if all(c.ref != m.ref for c in cards):
                     cards.append(m)
+        yield mark, ce, cards
+
+
+def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
+    out: dict[int, Subject] = {}
+    for mark, ce, cards in respective_cards(text, mentions):
         values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
         kinds = {q.kind for q in values}
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
@@ -189,7 +196,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
     if q.kind == "tput":
         attr = cues.precision_attribute(text, q)
         cs, ce = cues.clause_bounds(text, q.start)
-        return (attr, "sparse" if attr and cues.SPARSE.search(text[cs:ce]) else None)
+        scope = "dense" if cues.DENSE.search(text[cs:ce]) else "sparse" if cues.SPARSE.search(text[cs:ce]) else None
+        return attr, scope if attr else None
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
         return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) else (None, None)
@@ -207,8 +215,14 @@ def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
 def _not_a_spec(text: str, q: Quantity) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
-    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(text[cs:ce])
-                or cues.PREVIOUS_GEN.search(left) or cues.RUNS_A_MODEL.search(text[cs:ce]))
+    clause = text[cs:ce]
+    if q.kind == "rate" and cues.NOT_THE_CARDS_RATE.search(clause):
+        return True  # network, storage or host links
+    if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
+            and cues.HOST_MEMORY.search(clause):
+        return True  # the host's RAM (把部分层offload到64GB内存)
+    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(clause)
+                or cues.PREVIOUS_GEN.search(left) or cues.RUNS_A_MODEL.search(clause) or cues.MEASURED.search(left))
 
 
 def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],
