@@ -91,20 +91,26 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
     binary = claim.attribute == "memory_size" and str(claim.extra.get("written_unit", "")).upper() in ("TB", "T")
 
     def close(a: float, b: float, rel: float | None = None) -> bool:
-        if binary and _close(a * 1.024, b, tol.exact):  # "1.5TB" of 8×192GB: a binary terabyte (1536 GB)
+        if binary and _close(a * 1.024, b, 0.005):  # "1.5TB" of 8×192GB: binary terabytes (1536 GB; 1.1TB ≈ 1128)
             return True
         if rel is not None:
             return _close(a, b, rel)
         if claim.attribute in _RATE_ATTRIBUTES:
-            slack = min(resolution, tol.exact_rate * b) if resolution else tol.exact_rate * b
-            return abs(a - b) <= slack + 0.005 * b + 1e-9
+            if not resolution:
+                return abs(a - b) <= tol.exact_rate * b + 0.005 * b + 1e-9
+            # as written: rounded to the last written digit ("4.8TB/s" is 4750-4850) or cut there, as vendors
+            # often do (3276.8 GB/s quoted as "3.2TB/s"); never more than the cap
+            step = min(resolution, tol.exact_rate * b)
+            return abs(a - b) <= step / 2 + 0.005 * b + 1e-9 or a - 1e-9 <= b < a + min(resolution, 0.05 * b)
         return _close(a, b, tol.exact)
 
     if isinstance(v, list):
         lo, hi = v
         ends = all(any(close(e, x) for x in values) for e in (lo, hi))
-        # a range over a product's variants must name real variants; over a series, its members must lie inside
-        return ends or (group and all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values))
+        inside = all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values)
+        # a range over a product's variants must name real variants; over a series, its members must lie inside;
+        # a narrow range around a card's one figure is a hedge ("70-75W" for a 70W card)
+        return ends or (inside and (group or hi <= 1.25 * lo))
     if not isinstance(v, (int, float)):
         return False
     stated = float(v)

@@ -705,3 +705,34 @@ def test_respectively_for_named_values(text: str, verdicts: list[Verdict]) -> No
                                                ("A100的FP16稠密算力为312 TFLOPS。", Verdict.SUPPORTED)])
 def test_dense_throughput_is_the_dense_figure(text: str, verdict: Verdict) -> None:
     assert find(claims_for(text), "TFLOPS").verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "fragment", "verdict"), [
+    ("H100 SXM5的GPU互连带宽为900GB/s。", "900GB/s", Verdict.SUPPORTED),  # 互连 as well as 互联
+    ("DGX H100的总显存为640GB。", "640GB", Verdict.SUPPORTED),  # a DGX is eight GPUs
+    ("HGX H200总显存达1.1TB。", "1.1TB", Verdict.SUPPORTED),  # 8 × 141GB, binary terabytes
+    ("T4的功耗为70-75W。", "70-75W", Verdict.SUPPORTED),  # a narrow range around the one figure
+    ("A2的TDP为40-70W。", "40-70W", Verdict.CONTRADICTED),
+    ("MI250X的显存带宽为3.2TB/s。", "3.2TB/s", Verdict.SUPPORTED),  # 3276.8 GB/s cut at the written digit
+    ("H200的显存带宽为4.7TB/s。", "4.7TB/s", Verdict.CONTRADICTED),  # 4.8 TB/s: one written digit off
+    ("H200 NVL的功耗上限为350W。", "350W", Verdict.CONTRADICTED),
+    ("RTX 4090的记忆体汇流排宽度为384-bit。", "384", Verdict.SUPPORTED),
+    ("RTX 5090采用GB203核心，配备24GB GDDR7显存。", "24GB", Verdict.CONTRADICTED),  # a chip name is no unknown card
+])
+def test_news_and_review_forms(text: str, fragment: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), fragment).verdict is verdict
+
+
+@pytest.mark.parametrize("text", [
+    "H100 PCIe的TDP为350W。FP64性能从不到3 TFLOPS增长到34 TFLOPS。",
+    "K80和H100相隔十年。十年间，旗舰卡的显存带宽从480GB/s增长到3.35TB/s。",
+    "L4很受欢迎。入门推理卡的功耗一般在70-75W之间。",
+])
+def test_a_class_of_cards_or_a_trend_is_not_the_previous_card(text: str) -> None:
+    assert not flags(claims_for(text))
+
+
+def test_each_vendor_goes_to_the_card_it_made() -> None:
+    cs = [c for c in claims_for("英伟达推出的H100与AMD推出的MI300X正面竞争。") if c.attribute == "manufacturer"]
+    assert {(c.subject, c.value, c.verdict) for c in cs} == {("nvidia_h100", "nvidia", Verdict.SUPPORTED),
+                                                            ("amd_mi300x", "amd", Verdict.SUPPORTED)}

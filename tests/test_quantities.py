@@ -323,3 +323,13 @@ def test_hedge_number_unit_round_trip(hedge: tuple[str, str], number: int, group
     assert q.value == pytest.approx(number * factor)
     assert q.unit == canonical
     assert q.qualifier is (RIGHT_HEDGES[right] if right else LEFT_HEDGES[left])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("功耗70-75W", [(70.0, 75.0)]),  # a hyphen between a bare number and one with a unit
+    ("RTX 3060-12GB", [3060.0, 12.0]),  # a model name and its variant, not a range
+    ("16到8GB", [16.0, 8.0]),  # descending: two numbers, no range
+    ("1到0G", [1.0, 0.0]),
+])
+def test_ranges_need_an_ascending_pair(text: str, expected: list[object]) -> None:
+    assert [q.value for q in find_quantities(normalize(text))] == expected

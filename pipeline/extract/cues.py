@@ -23,7 +23,7 @@ COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
 # bandwidth cues, by priority: the first kind found in the clause decides
 RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("effective_bandwidth", re.compile(r"有效带宽|等效带宽|有效")),
-    ("interconnect_bandwidth", re.compile(r"NVLink|NVSwitch|互联带宽|互联|卡间|Infinity\s*Fabric", re.I)),
+    ("interconnect_bandwidth", re.compile(r"NVLink|NVSwitch|互联|互连|卡间|Infinity\s*Fabric", re.I)),
     ("link_bandwidth", re.compile(r"PCI-?e|PCI-E|单向|双向|主机接口", re.I)),
     ("memory_bandwidth", re.compile(r"带宽|频宽|显存|内存|记忆体|HBM|GDDR", re.I)),
 )
@@ -45,7 +45,7 @@ CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(?<!KV)(?<!KV\s)(缓存|快取
 POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
 NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|额定)")
 YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:推出|发布)?的(?:产品|新品|旗舰)")
-BUS_CUE = re.compile(r"位宽|总线|bus", re.I)
+BUS_CUE = re.compile(r"位宽|总线|汇流排|介面|接口宽度|bus", re.I)
 # a value the sentence needs, compares or computes, rather than states as a card's spec
 NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
                              r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中|魔改|改装|"
@@ -57,10 +57,13 @@ NOT_THE_CARDS_RATE = re.compile(r"网络|公网|内网|存储|硬盘|SSD|NVMe|�
                                 r"上传|下载|Gbps", re.I)
 HOST_MEMORY = re.compile(r"主机|服务器|系统内存|DDR\d|CPU|offload|卸载|内存条|\bRAM\b|节点|工作站", re.I)
 DENSE = re.compile(r"稠密|dense|非稀疏", re.I)
+# a class of cards, not one card: "入门推理卡的功耗一般在70-75W之间", "旗舰卡的显存带宽从480GB/s增长到3.35TB/s"
+CLASS_OF_CARDS = re.compile(r"(?:旗舰|入门|主流|高端|中端|低端|消费级|数据中心|推理|训练|专业|这类|此类|同级|多数|"
+                            r"大多数)(?:级)?(?:显卡|卡|GPU|加速卡|产品)|行业|业界")
 # a clause about running a model of some size ("8G显存跑7B勉强够用") states a need, not a card's figure
 RUNS_A_MODEL = re.compile(r"(?:跑|运行|推理|训练|加载|部署|微调)[^,;。]{0,6}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
 # power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
-NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功耗上限|功耗限制|功率墙|非公版|超频|"
+NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功率墙|非公版|超频|"
                              r"待机|空载|闲置|idle|实测|测得|实际|推理时|训练时|运行时|满载时|游戏时|平均|"
                              r"电源|PSU)[^,;。]{0,14}$", re.I)
 NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")

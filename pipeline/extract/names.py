@@ -183,12 +183,17 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         term = next((m for m in reversed(mentions) if m.kind == "term" and cs <= m.start and m.end <= v.start
                      and ref.terms[m.ref].owner in ref.vendors), None)
         start = v.start
-        if term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):
+        # "英伟达推出的H100与AMD推出的MI300X": the card right after 推出的 is what this vendor made
+        made = next((m for m in mentions if m.kind in ("product", "series", "term")
+                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
+        if made is not None:
+            subjects = [Subject(made.ref, made.text, None)]
+        elif term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):
             subjects, start = [Subject(term.ref, term.text, None)], term.start
         else:
             subjects = resolve(text, v.start, mentions, state)
         # "由X设计、再交给Y生产": every vendor tied to the product in the clause speaks about who makes it
-        extra = [o for o in makers if o not in group and cs <= o.start < ce]
+        extra = [o for o in makers if o not in group and cs <= o.start < ce] if made is None else []
         names = [o.ref for o in (*group, *extra)]
         end = last.end + rel.end()
         for subj in subjects:

@@ -43,6 +43,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if attribute == "link_bandwidth":
             out.extend(_link_draft(text, q, mentions, ref))
             continue
+        if _about_a_class(text, q, mentions):
+            continue
         owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref)
         subjects = [owner] if owner else resolve(text, q.start, mentions, state)
         for subj in subjects:
@@ -103,6 +105,15 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
             out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
     return out
+
+
+def _about_a_class(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """A figure said of a class of cards (旗舰卡的…, 入门推理卡的…) or a trend over years (从不到3 TFLOPS增长到34
+    TFLOPS) in a sentence that names no card: it is not the previous card's figure."""
+    if any(m.kind in SUBJECT_KINDS for m in mentions):
+        return False
+    return bool(cues.CLASS_OF_CARDS.search(text, 0, q.start) or re.search(r"从[^。]*$", text[:q.start])
+                or re.match(r"[^。]{0,12}?(?:增长|提升|增加|提高|升级|翻倍)(?:到|至)", text[q.end:]))
 
 
 def _from_value_owner(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> Subject | None:

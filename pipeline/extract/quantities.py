@@ -241,4 +241,8 @@ def _is_range(text: str, a: Quantity, b: Quantity) -> bool:
         return False
     if _FROM.search(text[:a.start]):
         return False  # 从A到B is a change, not a range
-    return not (between.strip() == "-" and a.kind == "bare")
+    if a.low * (1.0 if a.kind == b.kind else _rescale(a, b)) > b.low:
+        return False  # "16到8GB" is no range
+    if between.strip() == "-" and a.kind == "bare":  # "70-75W", but not "RTX 3060-12GB"
+        return 0 < a.low < b.low <= 10 * a.low
+    return True

@@ -33,13 +33,17 @@ _MODEL_LIKE = re.compile(
     r"(?![A-Za-z0-9])")
 
 
+_CHIP_WORD = re.compile(r"\s*(?:核心|芯片|晶片|die|GPU\s*核心)", re.I)
+
+
 def unknown_models(text: str, mentions: list[Mention], start: int = 0, end: int | None = None) -> list[int]:
     """Where model names that no mention covers start, between ``start`` and ``end`` (not those only compared)."""
     covered = [(m.start, m.end) for m in mentions]
     found = (Mention(u.start(), u.end(), u.group(0), "product", "")
              for u in _MODEL_LIKE.finditer(text, start, len(text) if end is None else end))
     return [u.start for u in found
-            if not any(s < u.end and u.start < e for s, e in covered) and not is_comparative(text, u)]
+            if not any(s < u.end and u.start < e for s, e in covered) and not is_comparative(text, u)
+            and not _CHIP_WORD.match(text, u.end)]  # GB203核心 is a chip name, not a card
 
 
 @dataclass(frozen=True)
@@ -88,8 +92,11 @@ def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
 
 def multiplier_of(text: str, m: Mention) -> int:
     """双P100 / 双卡A10 / A10双卡 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
-    before = re.sub(r"(?:HGX|DGX)\s*$", "", text[max(0, m.start - 10):m.start])
+    raw = text[max(0, m.start - 10):m.start]
+    before = re.sub(r"(?:HGX|DGX)\s*$", "", raw)
     hit = MULTIPLIER_BEFORE.search(before)
+    if not hit and before != raw:  # DGX H100 / HGX H200: an eight-GPU system (DGX Station: four)
+        return 4 if re.search(r"Station\s*$", text[m.end:m.end + 10]) or "Station" in raw else 8
     if hit:
         if hit.group("dual"):
             return 2

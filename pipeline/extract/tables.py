@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # header words -> attributes a cell under them may state, most specific first
 _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     *((pat, (attr,)) for attr, pat in PRECISION_CUES if attr),
-    (re.compile(r"NVLink|互联|Infinity\s*Fabric", re.I), ("interconnect_bandwidth",)),
+    (re.compile(r"NVLink|互联|互连|Infinity\s*Fabric", re.I), ("interconnect_bandwidth",)),
     (re.compile(r"位宽|总线|Bus", re.I), ("memory_bus_width",)),
     (re.compile(r"带宽|频宽", re.I), ("memory_bandwidth",)),
     (re.compile(r"架构"), ("architecture", "gpu_chip")),
