@@ -61,11 +61,14 @@ def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
     for pid in ref.members(claim.subject or ""):
         rows += ref.rows(pid, claim.attribute)
     if claim.attribute == "interconnect_bandwidth":
-        rows = [r for r in rows if r.scope.lower() == (claim.detail or "NVLink").lower()] or []
+        # a link named (NVLink, Infinity Fabric) is checked against that link; "互连带宽" against the card's own
+        rows = [r for r in rows if not claim.detail or r.scope.lower() == claim.detail.lower()]
     elif claim.attribute == "cache_size" and claim.detail:
         rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
     elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "sparse":
         rows = [r for r in rows if r.scope == "sparse"]
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "base clock":
+        rows = []  # the reference lists peaks at boost clock
     elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "dense":
         rows = [r for r in rows if r.scope in ("", "dense", "tensor")]
     # a throughput figure without a word on sparsity may be any of the card's published ones (dense, sparse, on
@@ -178,7 +181,7 @@ def _named_elsewhere(ref: Reference, claim: Claim, ctx: CheckContext, tol: Toler
     for pid in sorted(ctx.named - own):
         rows = ref.rows(pid, claim.attribute)
         if claim.attribute == "interconnect_bandwidth":
-            rows = [r for r in rows if r.scope.lower() == (claim.detail or "NVLink").lower()]
+            rows = [r for r in rows if not claim.detail or r.scope.lower() == claim.detail.lower()]
         if not rows:
             continue
         if claim.attribute in NUMERIC_ATTRIBUTES:

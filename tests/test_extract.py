@@ -736,3 +736,13 @@ def test_each_vendor_goes_to_the_card_it_made() -> None:
     cs = [c for c in claims_for("英伟达推出的H100与AMD推出的MI300X正面竞争。") if c.attribute == "manufacturer"]
     assert {(c.subject, c.value, c.verdict) for c in cs} == {("nvidia_h100", "nvidia", Verdict.SUPPORTED),
                                                             ("amd_mi300x", "amd", Verdict.SUPPORTED)}
+
+
+@pytest.mark.parametrize(("text", "fragment", "verdict"), [
+    ("在基础频率下K80双精度性能为1.87 TFLOPS，开启GPU Boost后可达2.91 TFLOPS。", "1.87", Verdict.UNVERIFIABLE),
+    ("在基础频率下K80双精度性能为1.87 TFLOPS，开启GPU Boost后可达2.91 TFLOPS。", "2.91", Verdict.SUPPORTED),
+    ("MI300X的GPU互连带宽为896GB/s。", "896", Verdict.SUPPORTED),  # its own link, Infinity Fabric
+    ("MI300X的NVLink带宽为896GB/s。", "896", Verdict.UNVERIFIABLE),  # AMD has no NVLink figure
+])
+def test_clock_and_link_named_or_not(text: str, fragment: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), fragment).verdict is verdict

@@ -57,6 +57,8 @@ NOT_THE_CARDS_RATE = re.compile(r"网络|公网|内网|存储|硬盘|SSD|NVMe|�
                                 r"上传|下载|Gbps", re.I)
 HOST_MEMORY = re.compile(r"主机|服务器|系统内存|DDR\d|CPU|offload|卸载|内存条|\bRAM\b|节点|工作站", re.I)
 DENSE = re.compile(r"稠密|dense|非稀疏", re.I)
+BASE_CLOCK = re.compile(r"基础频率|基础时钟|基准频率|基频|base\s*clock", re.I)  # the reference lists boost peaks
+BOOST_CLOCK = re.compile(r"Boost|加速频率|睿频|提升频率", re.I)
 # a class of cards, not one card: "入门推理卡的功耗一般在70-75W之间", "旗舰卡的显存带宽从480GB/s增长到3.35TB/s"
 CLASS_OF_CARDS = re.compile(r"(?:旗舰|入门|主流|高端|中端|低端|消费级|数据中心|推理|训练|专业|这类|此类|同级|多数|"
                             r"大多数)(?:级)?(?:显卡|卡|GPU|加速卡|产品)|行业|业界")

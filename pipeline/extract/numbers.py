@@ -171,8 +171,9 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             cs, ce = cues.clause_bounds(text, q.start)
             fabric = cues.INFINITY_FABRIC.search(text, 0, ce)
             nvlink = re.search(r"NVLink|NVSwitch", text[:ce], re.I)
-            return attr, ("Infinity Fabric" if fabric and (not nvlink or fabric.start() > nvlink.start())
-                          else "NVLink")
+            if fabric and (not nvlink or fabric.start() > nvlink.start()):
+                return attr, "Infinity Fabric"
+            return attr, "NVLink" if nvlink else None  # "互连带宽": the card's own link, whichever it is
         return attr, None
     if q.kind == "size":
         noun = cues.size_noun(text, q)
@@ -207,7 +208,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
     if q.kind == "tput":
         attr = cues.precision_attribute(text, q)
         cs, ce = cues.clause_bounds(text, q.start)
-        scope = "dense" if cues.DENSE.search(text[cs:ce]) else "sparse" if cues.SPARSE.search(text[cs:ce]) else None
+        base = [m.end() for m in cues.BASE_CLOCK.finditer(text, 0, ce)]
+        boost = [m.end() for m in cues.BOOST_CLOCK.finditer(text, 0, ce)]
+        scope = ("base clock" if base and max(base) > max(boost, default=-1) else "dense"
+                 if cues.DENSE.search(text[cs:ce]) else "sparse" if cues.SPARSE.search(text[cs:ce]) else None)
         return attr, scope if attr else None
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)

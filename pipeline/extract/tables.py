@@ -96,7 +96,8 @@ def _scope(attrs: tuple[str, ...], label: str) -> str | None:
     if "cache_size" in attrs:
         return "Infinity Cache" if INFINITY_CACHE.search(label) else "L2" if re.search(r"L2|二级", label) else None
     if "interconnect_bandwidth" in attrs:
-        return "Infinity Fabric" if INFINITY_FABRIC.search(label) else "NVLink"
+        return "Infinity Fabric" if INFINITY_FABRIC.search(label) else "NVLink" if re.search(r"NVLink", label, re.I) \
+            else None
     if set(attrs) & THROUGHPUT_ATTRIBUTES and re.search(r"稀疏|sparse", label, re.I):
         return "sparse"
     return None
