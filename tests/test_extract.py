@@ -746,3 +746,10 @@ def test_each_vendor_goes_to_the_card_it_made() -> None:
 ])
 def test_clock_and_link_named_or_not(text: str, fragment: str, verdict: Verdict) -> None:
     assert find(claims_for(text), fragment).verdict is verdict
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("A100首发版本配备40GB HBM2e显存。", Verdict.CONTRADICTED),
+                                               ("A100首发版本配备40GB HBM2显存。", Verdict.SUPPORTED),
+                                               ("A100配备80GB HBM2e显存。", Verdict.SUPPORTED)])
+def test_size_written_with_the_memory_type_picks_the_variant(text: str, verdict: Verdict) -> None:
+    assert find(claims_for(text), "HBM", "memory_type").verdict is verdict

@@ -52,8 +52,17 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             subjects = resolve(text, m.start, mentions, state)
         for subj in subjects:
             out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
-                             variant=_variant_hint(text, _point(m), subj, attribute)))
+                             variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,
+                                                                                        attribute)))
     return out
+
+
+def _size_before(text: str, m: Mention, attribute: str) -> str | None:
+    """"配备40GB HBM2e显存": the size written with a memory type picks the variant it is said of."""
+    if attribute != "memory_type":
+        return None
+    size = re.search(r"(?<![\d.])(\d{1,3})\s*G(?:B)?\s*$", text[max(0, m.start - 8):m.start], re.I)
+    return f"{size.group(1)}GB" if size else None
 
 
 def _names_itself(text: str, m: Mention, mentions: list[Mention]) -> bool:
