@@ -195,6 +195,10 @@ def test_a_suffixed_model_is_not_its_base_card(text: str) -> None:
     assert not [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
 
 
+def test_a_video_codec_is_not_an_unknown_card() -> None:
+    assert find(claims_for("T4支持H264和H265解码，功耗70W。"), "70W").verdict is Verdict.SUPPORTED
+
+
 def test_an_unknown_card_that_is_only_compared_does_not_hide_the_subject() -> None:
     c = find(claims_for("H100相比H20，显存带宽为3.35TB/s。"), "3.35TB/s")
     assert (c.subject, c.verdict) == ("nvidia_h100", Verdict.SUPPORTED)

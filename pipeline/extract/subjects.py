@@ -28,7 +28,7 @@ SUBJECT_KINDS = frozenset({"product", "series"})
 # not the previous card's
 _MODEL_LIKE = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:昇腾|升腾|Ascend|Gaudi|Radeon\s?RX|Radeon|RX|RTX|GTX|Arc)\s?[A-Z]?\d{1,4}"
-    r"(?:\s?(?:XTX|XT|GRE|Ti|SUPER|Super)|[A-Z]{1,2})?|(?:MI|GB|GH)\d{2,3}[A-Z]?|[ABHLTVPKM]\d{2,4}[A-Z]?|"
+    r"(?:\s?(?:XTX|XT|GRE|Ti|SUPER|Super)|[A-Z]{1,2})?|(?:MI|GB|GH)\d{2,3}[A-Z]?|(?!H26[456])[ABHLTVPKM]\d{2,4}[A-Z]?|"
     r"\d{4}\s?(?:Ti|TI|SUPER|Super|D|GRE|XTX|XT))"
     r"(?![A-Za-z0-9])")
 
