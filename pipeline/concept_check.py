@@ -91,7 +91,7 @@ def _hardware(claim: Claim, ref: Reference) -> Check:
     if claim.value == "redundant_psu":
         if interfaces and all(i.upper().startswith("PCIE") for i in interfaces):
             return Check(Verdict.CONTRADICTED,
-                         f"{p.name}是一块{interfaces[0]}插卡，由服务器插槽/电源供电，本身没有冗余电源设计。",
+                         f"{p.name}是一块{interfaces[0]}插卡，由服务器插槽/电源供电，本身不带冗余电源。",
                          f"{interfaces[0]}插卡，无独立电源", source, title)
         return Check(Verdict.UNVERIFIABLE, f"参考表无法确认{p.name}的供电设计。")
     return Check(Verdict.UNVERIFIABLE, "参考表中没有相关资料，无法核实。")

@@ -79,7 +79,7 @@ def _every_member(text: str, d: Draft) -> bool:
 
 
 def _update_pending(text: str, mentions: list[Mention], state: DocState) -> None:
-    """A sentence that announces a list ('把8张卡加起来:', '一台4×L40S工作站:') sets the card count for the
+    """A sentence that announces a list ('四张卡合计如下:', '一台4×L40S工作站:') sets the card count for the
     totals that follow, until the next heading."""
     announces = text.rstrip().endswith(":") or cues.AGGREGATE.search(text)
     if not announces:

@@ -18,14 +18,14 @@ from .subjects import DocState, Subject, resolve
 
 # what a sentence may predicate of a technology, by the category that predicate implies
 PREDICATES: dict[str, re.Pattern[str]] = {
-    # "…是一种显存", "扩大了显存容量", "支持更大的显存容量": the term is memory, or adds memory capacity
+    # "X是一种显存", "X扩大了显存容量": the term is memory, or adds memory capacity
     "memory": re.compile(r"(?:是|作为|相当于)(?:一种|一块|一类)?[^,;。的]{0,12}(?:显存|内存|存储器)(?![的访带控颗])|"
                          r"(?:更大|扩大|增加|提升|加大)[^,;。]{0,4}(?:显存|内存)容量"),
-    # "用来存放纹理", "专门存放模型权重": the term stores data (true of a cache, not of a compute unit)
+    # "X用来存放数据": the term stores data (true of a cache, not of a compute unit)
     "storage": re.compile(r"存放|存储(?!器访问)"),
-    # "独立焊接在PCB上的…颗粒": a cache presented as separate memory chips
+    # "焊在板上的…颗粒": a cache presented as separate memory chips
     "memory_chip": re.compile(r"焊接|颗粒|独立的?(?:显存|内存)芯片"),
-    # "可以实现多显卡并行计算", "把多张卡合并成一张": joining several GPUs into one
+    # "X让多卡协同工作", "X把几张卡合并成一张": joining several GPUs into one
     "multi_gpu_pooling": re.compile(r"多(?:显卡|卡|块显卡|张显卡|个GPU|块GPU|张卡)[^,;。]{0,6}(?:并行|并联|协同)|"
                                     r"(?:合并|并联|组合|聚合)成?[^,;。]{0,8}(?:一张|一块|一个)|把多[张块个][^,;。]{0,12}"
                                     r"(?:合并|并联|组合)"),
@@ -126,6 +126,6 @@ def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
 
 
 def _verb_start(text: str, pos: int) -> int:
-    """Start the span at the verb before the phrase (采用冗余电源, 内置了…)."""
+    """Start the span at the verb before the phrase (采用了…, 内置了…)."""
     m = re.search(r"(采用|配备|具有|拥有|带有|设计了?)\s*$", text[max(0, pos - 4):pos])
     return pos - len(m.group(0)) if m else pos

@@ -59,7 +59,7 @@ HOST_MEMORY = re.compile(r"主机|服务器|系统内存|DDR\d|CPU|offload|卸�
 DENSE = re.compile(r"稠密|dense|非稀疏", re.I)
 BASE_CLOCK = re.compile(r"基础频率|基础时钟|基准频率|基频|base\s*clock", re.I)  # the reference lists boost peaks
 BOOST_CLOCK = re.compile(r"Boost|加速频率|睿频|提升频率", re.I)
-# a class of cards, not one card: "入门推理卡的功耗一般在70-75W之间", "旗舰卡的显存带宽从480GB/s增长到3.35TB/s"
+# a class of cards, not one card: "主流推理卡的功耗一般不超过…", "旗舰卡的带宽十年间从…增长到…"
 CLASS_OF_CARDS = re.compile(r"(?:旗舰|入门|主流|高端|中端|低端|消费级|数据中心|推理|训练|专业|这类|此类|同级|多数|"
                             r"大多数)(?:级)?(?:显卡|卡|GPU|加速卡|产品)|行业|业界")
 # a clause about running a model of some size ("8G显存跑7B勉强够用") states a need, not a card's figure
@@ -117,7 +117,7 @@ def count_attribute(text: str, q: Quantity) -> str | None:
         if pat.match(right):
             return attr
     if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
-        return "mig_instances"  # 7个相互隔离的GPU实例
+        return "mig_instances"  # "4个独立的GPU实例"
     cs, _ce = clause_bounds(text, q.start)
     left = text[cs:q.start]
     found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]

@@ -108,7 +108,7 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
 
 
 def _about_a_class(text: str, q: Quantity, mentions: list[Mention]) -> bool:
-    """A figure said of a class of cards (旗舰卡的…, 入门推理卡的…) or a trend over years (从不到3 TFLOPS增长到34
+    """A figure said of a class of cards (旗舰卡的…, 主流推理卡的…) or a trend over years (从不到3 TFLOPS增长到34
     TFLOPS) in a sentence that names no card: it is not the previous card's figure."""
     if any(m.kind in SUBJECT_KINDS for m in mentions):
         return False

@@ -1,4 +1,4 @@
-"""Numbers with units and hedges: 80GB, ３．３５ＴＢ/ｓ (after width folding), 两千五百六十个, 每秒900GB, 高达2TB/s,
+"""Numbers with units and hedges: 80GB, ３．３５ＴＢ/ｓ (after width folding), 五千一百二十个, 每秒900GB, 高达2TB/s,
 约320GB/s, 超过400个, 不到75W, 50W到75W, 8GB或16GB.
 
 Works on normalised text (see ``pipeline.normalize``); offsets are into the string given.
@@ -85,7 +85,7 @@ class Quantity:
 
 
 def parse_number(text: str) -> float | None:
-    """'16,896' -> 16896.0, '3.35' -> 3.35, '两千五百六十' -> 2560.0, '三点三五' -> 3.35; None if not a number."""
+    """'16,896' -> 16896.0, '3.35' -> 3.35, '五千一百二十' -> 5120.0, '三点三五' -> 3.35; None if not a number."""
     text = text.strip()
     if not text:
         return None

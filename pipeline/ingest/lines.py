@@ -226,7 +226,7 @@ def _is_heading(body: list[str], i: int) -> bool:
     s = body[i].strip()
     if len(s) > 40 or _BULLET.match(s):
         return False
-    if _SECTION.match(s):  # a numbered heading may be a question: 1.1 什么是显卡算力？
+    if _SECTION.match(s):  # a numbered heading may be a question: "2.3 为什么要用GPU？"
         return not any(c in "。！!？?" for c in s.rstrip("？?"))
     alone = (i == 0 or not body[i - 1].strip()) and (i + 1 == len(body) or not body[i + 1].strip())
     return alone and len(s) <= 25 and not any(c in "。！!？?，,；;：:" for c in s)
