@@ -79,7 +79,7 @@ def test_qualifiers(text: str, fragment: str, qualifier: Qualifier, verdict: Ver
 
 
 def test_number_forms_chinese_numeral_fullwidth_traditional() -> None:
-    cs = claims_for("H100 SXM5拥有一万六千八百九十六个CUDA核心，配備８０ＧＢ記憶體，記憶體頻寬為３．３５ＴＢ/ｓ。")
+    cs = claims_for("H100 SXM5拥有一万六千八百九十六个CUDA核心，記憶體容量８０ＧＢ，頻寬達到３．３５ＴＢ/ｓ。")
     assert find(cs, "一万", "cuda_cores").value == 16896
     size = find(cs, "８０ＧＢ", "memory_size")
     assert size.value == 80 and size.verdict is Verdict.SUPPORTED
@@ -219,7 +219,7 @@ def test_comparison_owner_and_upgrade_target() -> None:
 
 
 def test_previous_generation_and_requirements_are_not_claims() -> None:
-    cs = claims_for("RTX 4090的L2缓存从上一代的6MB增加到72MB。运行一个130亿参数的模型大约需要26GB显存。")
+    cs = claims_for("RTX 4090的L2缓存从上一代的6MB增加到72MB。想跑130亿参数的模型，得准备26GB左右的显存。")
     assert not [c for c in cs if "6MB" in c.text]
     assert not [c for c in cs if "26GB" in c.text]
     assert not flags(cs)

@@ -47,7 +47,8 @@ NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|�
 YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:推出|发布)?的(?:产品|新品|旗舰)")
 BUS_CUE = re.compile(r"位宽|总线|汇流排|介面|接口宽度|bus", re.I)
 # a value the sentence needs, compares or computes, rather than states as a card's spec
-NOT_A_SPEC_LEFT = re.compile(r"(需要|需|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|高出|增加了|减少|节省|"
+NOT_A_SPEC_LEFT = re.compile(r"(需要|需|准备|预留|要有|得有|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|"
+                             r"高出|增加了|减少|节省|"
                              r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中|魔改|改装|"
                              r"(?:每个|单个)\s*(?:GCD|芯片|die|核心芯片)|比[^,;。]{1,15}?(?:低|高|少|多|大|小)了?)"
                              r"[^,;。]{0,8}$", re.I)
