@@ -108,7 +108,9 @@ class Segmenter:
                     continue
                 bullet = _BULLET.match(piece, s, e)
                 if bullet and bullet.end() < e:
-                    s = bullet.end()
+                    s, e = trim_span(piece, bullet.end(), e)  # "- \n。": what follows a bullet is trimmed too
+                    if e <= s:
+                        continue
                 i = bisect_right(starts, start + s) - 1
                 kind = regions[i][2] if i >= 0 else BlockKind.PROSE
                 # tokens as written in the source (the analysis ran on the normalised text of the same length)

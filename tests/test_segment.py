@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.api import document_from_text
@@ -180,6 +180,7 @@ PIECES = st.sampled_from(
 
 @settings(max_examples=60, deadline=None)
 @given(pieces=st.lists(PIECES, max_size=25), max_chars=st.sampled_from([2000, 16, 7]))
+@example(pieces=["H100", "。", "- ", "\n", "。", "H100"], max_chars=2000)  # a bullet followed by a line break
 def test_offsets_hold_for_generated_text(segmenter: Segmenter, pieces: list[str], max_chars: int) -> None:
     doc = doc_of("".join(pieces))
     assert_consistent(doc, segmenter.segment(doc, with_tokens=True, max_chars=max_chars))
