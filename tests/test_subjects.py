@@ -211,3 +211,14 @@ def test_each_vendor_goes_to_the_card_it_made() -> None:
     cs = [c for c in claims_for("英伟达推出的H100与AMD推出的MI300X正面竞争。") if c.attribute == "manufacturer"]
     assert {(c.subject, c.value, c.verdict) for c in cs} == {("nvidia_h100", "nvidia", Verdict.SUPPORTED),
                                                             ("amd_mi300x", "amd", Verdict.SUPPORTED)}
+
+
+@pytest.mark.parametrize(("text", "owners"), [
+    # two cards discussed in turn make the pair 前者/后者 point at
+    ("RTX 3070配备8GB显存。RTX 4080配备16GB显存。前者只有8GB显存，后者则有16GB。",
+     [("nvidia_rtx_3070", Verdict.SUPPORTED), ("nvidia_rtx_4080", Verdict.SUPPORTED)]),
+    # after a third card it is no longer clear which two: no claim rather than a guess
+    ("RTX 3070配备8GB显存。RTX 4070配备12GB显存。RTX 4080配备16GB显存。前者只有8GB显存，后者则有16GB。", []),
+])
+def test_former_and_latter_across_sentences(text: str, owners: list[tuple[str, Verdict]]) -> None:
+    assert [(c.subject, c.verdict) for c in claims_for(text) if "前者" in c.sentence] == owners

@@ -75,10 +75,11 @@ def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     number repeats the attribute of the clause before it."""
     cs, _ce = cues.clause_bounds(text, q.start)
     cards = [m for m in mentions if m.kind in SUBJECT_KINDS and cs <= m.start and m.end <= q.start]
-    if not cards:
-        return False
-    between = text[cards[-1].end:q.start].replace(cards[-1].variant or "", "", 1)
-    return bool(_PARALLEL.match(between))
+    if cards:
+        between = text[cards[-1].end:q.start].replace(cards[-1].variant or "", "", 1)
+        return bool(_PARALLEL.match(between))
+    pronoun = re.search(r"(?:前者|后者|它)([^,;。]*)$", text[cs:q.start])  # "…，后者则有16GB"
+    return bool(pronoun and _PARALLEL.match(pronoun.group(1)))
 
 
 def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Match[str], int, list[Mention]]]:

@@ -62,6 +62,7 @@ class DocState:
 
     topic: Subject | None = None
     pair: tuple[Subject, Subject] | None = None
+    discussed: list[Subject] = field(default_factory=list)  # cards the article's sentences were about, in order
     pending_multiplier: int | None = None
     substitutions: dict[str, Subject] = field(default_factory=dict)  # Y ref -> X (the article's card)
     named: set[str] = field(default_factory=set)
@@ -167,6 +168,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
+        if str(item) in ("前者", "后者") or str(item) in _BOTH:
+            return []  # it points at a pair the article has not made clear: no card rather than a guess
     # the clause's own card after the value: 2022年发布的H100, 2022年推出了H100
     after = [m for m in products if pos <= m.start < ce and not is_comparative(text, m)
              and ("的" in text[pos:m.start] or _RELEASED.search(text[pos:m.start]))]
@@ -246,7 +249,9 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
     state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
     if len(subjects) >= 2:
         state.pair = (subjects[0], subjects[1])
-    elif state.pair is None or subjects[0].ref not in (state.pair[0].ref, state.pair[1].ref):
-        prev = state.pair[1] if state.pair else None
-        if prev is not None and prev.ref != subjects[0].ref:
-            state.pair = (prev, subjects[0])
+        state.discussed = [subjects[0], subjects[1]]
+        return
+    if all(d.ref != subjects[0].ref for d in state.discussed):
+        state.discussed.append(subjects[0])
+    # 前者/后者 point at the two cards discussed so far; after a third, which two is no longer clear
+    state.pair = (state.discussed[0], state.discussed[1]) if len(state.discussed) == 2 else None
