@@ -222,3 +222,10 @@ def test_each_vendor_goes_to_the_card_it_made() -> None:
 ])
 def test_former_and_latter_across_sentences(text: str, owners: list[tuple[str, Verdict]]) -> None:
     assert [(c.subject, c.verdict) for c in claims_for(text) if "前者" in c.sentence] == owners
+
+
+@pytest.mark.parametrize(("text", "verdict"), [("RTX 40系列的旗舰是RTX 4090。显存为16GB。", Verdict.CONTRADICTED),
+                                               ("RTX 40系列的旗舰是RTX 4090。它的显存为24GB。", Verdict.SUPPORTED)])
+def test_the_card_named_as_a_series_flagship_is_the_topic(text: str, verdict: Verdict) -> None:
+    c = find(claims_for(text), "GB")
+    assert (c.subject, c.verdict) == ("nvidia_rtx_4090", verdict)

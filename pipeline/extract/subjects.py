@@ -125,6 +125,7 @@ def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
     return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
 
 
+_NAMED_AS = re.compile(r"(?:旗舰|顶配|代表|最强|主力|入门款)(?:型号|产品|显卡|卡)?\s*(?:是|为|就是)\s*$")
 _BOTH = frozenset(("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都"))
 
 
@@ -246,6 +247,11 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
         return
     if not subjects:
         return
+    # "RTX 40系列的旗舰是RTX 4090": the card named as the series' flagship is what follows is about
+    named = next((x for x in subjects[1:] if x.mention is not None
+                  and _NAMED_AS.search(text[:x.mention.start])), None)
+    if named is not None:
+        subjects = [named, *(x for x in subjects if x is not named)]
     state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
     if len(subjects) >= 2:
         state.pair = (subjects[0], subjects[1])
