@@ -204,3 +204,19 @@ def test_markdown_emphasis_does_not_hide_a_claim() -> None:
 ])
 def test_news_and_review_forms(text: str, fragment: str, verdict: Verdict) -> None:
     assert find(claims_for(text), fragment).verdict is verdict
+
+
+CARDS_IN_THE_SECOND_COLUMN = """# 云上价格
+
+| 平台 | 机型 | 单卡显存 | 价格 |
+|---|---|---|---|
+| 平台A | 8×H100 SXM5 | 96GB HBM3 | 2.49 美元 |
+| 平台B | A100 80GB | 80GB | 1.2 美元 |
+"""
+
+
+def test_table_whose_cards_are_not_in_the_first_column() -> None:
+    got = {(c.subject, c.attribute): c.verdict for c in check_text(CARDS_IN_THE_SECOND_COLUMN, doc_id="t.md")}
+    assert got == {("nvidia_h100", "memory_size"): Verdict.CONTRADICTED,
+                   ("nvidia_h100", "memory_type"): Verdict.SUPPORTED,
+                   ("nvidia_a100", "memory_size"): Verdict.SUPPORTED}

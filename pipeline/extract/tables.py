@@ -64,7 +64,11 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
 
     if not table.rows or not table.header:
         return
-    row_subjects = [products(r[0]) if r else None for r in table.rows]
+    # the column that names the cards: usually the first, but "| 平台 | 机型 | 显存 |" names them in the second
+    width = min(len(r) for r in table.rows if r) if any(table.rows) else 0
+    named = [sum(products(r[k]) is not None for r in table.rows if len(r) > k) for k in range(min(width, 3))]
+    key = max(range(len(named)), key=lambda k: (named[k], -k)) if named else 0
+    row_subjects = [products(r[key]) if len(r) > key else None for r in table.rows]
     col_subjects = [products(c) for c in table.header[1:]]
     by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2)
     by_col = sum(s is not None for s in col_subjects) >= max(1, len(col_subjects) // 2)
@@ -76,7 +80,9 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
             continue
         row_start, row_end = row[0].start, row[-1].end
         drafts: list[Draft] = []
-        for j, cell in enumerate(row[1:], start=1):
+        for j, cell in enumerate(row):
+            if j == (key if by_row else 0):
+                continue
             if by_row:
                 subj_m, attrs = row_subjects[r], header_attrs[j] if j < len(header_attrs) else ()
                 label = seg.norm[table.header[j].start:table.header[j].end] if j < len(table.header) else ""
