@@ -67,7 +67,7 @@ CLASS_OF_CARDS = re.compile(r"(?:旗舰|入门|主流|高端|中端|低端|消�
 RUNS_A_MODEL = re.compile(r"(?:跑|运行|推理|训练|加载|部署|微调)[^,;。]{0,6}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
 # power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
 NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功率墙|非公版|超频|"
-                             r"待机|空载|闲置|idle|实测|测得|实际|推理时|训练时|运行时|满载时|游戏时|平均|"
+                             r"待机|空载|闲置|idle|推理时|训练时|运行时|满载时|游戏时|平均|"
                              r"电源|PSU)[^,;。]{0,14}$", re.I)
 NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
 PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")
@@ -132,6 +132,21 @@ _GENERIC_RATE = re.compile(r"带宽|频宽")
 _SPECIFIC_MEMORY = re.compile(r"显存|内存|记忆体|HBM|GDDR", re.I)
 INFINITY_CACHE = re.compile(r"Infinity\s*Cache|无限缓存|无限快取", re.I)
 INFINITY_FABRIC = re.compile(r"Infinity\s*Fabric|无限架构", re.I)
+_NVLINK = re.compile(r"NVLink|NVSwitch", re.I)
+# cards joined in a list: "A、B和C"
+COORDINATOR = re.compile(r"\s*(?:和|与|、|及|以及|跟|还有|,|，)\s*")
+
+
+def link_named(text: str) -> str | None:
+    """The link ``text`` names last: "NVLink", "Infinity Fabric", or None (互连带宽: the card's own link)."""
+    found = [(m.start(), name) for name, pat in (("NVLink", _NVLINK), ("Infinity Fabric", INFINITY_FABRIC))
+             for m in pat.finditer(text)]
+    return max(found)[1] if found else None
+
+
+def cache_named(text: str) -> str | None:
+    """The cache ``text`` names: "Infinity Cache" (any of its names), "L2", or None."""
+    return "Infinity Cache" if INFINITY_CACHE.search(text) else "L2" if re.search(r"L2|二级", text) else None
 
 
 def _rate_cue(left: str, right: str = "") -> str | None:

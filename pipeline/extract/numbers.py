@@ -90,7 +90,7 @@ def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Ma
         for m in mentions:
             if m.kind in SUBJECT_KINDS and m.start < mark.start() and not is_comparative(text, m):
                 between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
-                if cards and not re.fullmatch(r"\s*(?:和|与|、|及|以及|跟|,|，)\s*", between):
+                if cards and not cues.COORDINATOR.fullmatch(between):
                     cards = []
                 if all(c.ref != m.ref for c in cards):
                     cards.append(m)
@@ -169,12 +169,7 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if attr == "memory_bandwidth" and generic and cues.INFINITY_CACHE.search(sentence_so_far):
             attr = "effective_bandwidth"  # "借助无限缓存，带宽高达1664GB/s": the vendor's effective figure
         if attr == "interconnect_bandwidth":
-            cs, ce = cues.clause_bounds(text, q.start)
-            fabric = cues.INFINITY_FABRIC.search(text, 0, ce)
-            nvlink = re.search(r"NVLink|NVSwitch", text[:ce], re.I)
-            if fabric and (not nvlink or fabric.start() > nvlink.start()):
-                return attr, "Infinity Fabric"
-            return attr, "NVLink" if nvlink else None  # "互连带宽": the card's own link, whichever it is
+            return attr, cues.link_named(sentence_so_far)
         return attr, None
     if q.kind == "size":
         noun = cues.size_noun(text, q)
@@ -183,8 +178,7 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)):
             cs, ce = cues.clause_bounds(text, q.start)
             m = cues.CACHE_CUE.search(text, cs, ce)
-            named = any(mt.kind == "term" and mt.ref == "infinity_cache" and cs <= mt.start < ce for mt in mentions)
-            scope = "Infinity Cache" if named or re.search(r"Infinity", text[cs:ce], re.I) else "L2"
+            scope = cues.cache_named(text[cs:ce]) or "L2"
             return "cache_size", (scope if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)

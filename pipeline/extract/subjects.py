@@ -16,6 +16,7 @@ from .cues import (
     COMPARE_AFTER,
     COMPARE_BEFORE,
     COORD_BEFORE,
+    COORDINATOR,
     MULTIPLIER_AFTER,
     MULTIPLIER_BEFORE,
     PRONOUN,
@@ -190,7 +191,6 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
 
 
-_COORDINATOR = re.compile(r"\s*(?:和|与|、|及|以及|跟|还有)\s*")
 _BOTH_OR_ALL = re.compile(r"都|均|皆|同样|全都|一样")
 
 
@@ -202,7 +202,7 @@ def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> li
     group = [m]
     for o in reversed([p for p in products if p.end <= m.start]):
         between = text[o.end:group[0].start].replace(o.variant or "", "", 1)
-        if not _COORDINATOR.fullmatch(between):
+        if not COORDINATOR.fullmatch(between):
             break
         if all(g.ref != o.ref for g in group):
             group.insert(0, o)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import INFINITY_CACHE, INFINITY_FABRIC, PRECISION_CUES
+from .cues import PRECISION_CUES, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
 from .quantities import find_quantities
@@ -100,10 +100,9 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
 def _scope(attrs: tuple[str, ...], label: str) -> str | None:
     """What the column is a figure of: which cache, which link, sparse or dense."""
     if "cache_size" in attrs:
-        return "Infinity Cache" if INFINITY_CACHE.search(label) else "L2" if re.search(r"L2|二级", label) else None
+        return cache_named(label)
     if "interconnect_bandwidth" in attrs:
-        return "Infinity Fabric" if INFINITY_FABRIC.search(label) else "NVLink" if re.search(r"NVLink", label, re.I) \
-            else None
+        return link_named(label)
     if set(attrs) & THROUGHPUT_ATTRIBUTES and re.search(r"稀疏|sparse", label, re.I):
         return "sparse"
     return None
