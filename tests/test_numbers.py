@@ -89,6 +89,8 @@ THROUGHPUT_CASES = [
     # FP16 on CUDA cores (1, 2 or 4 times FP32) or with FP32 accumulation: not the table's figure, not wrong
     ("RTX 3090的FP16算力为35.6 TFLOPS。", "35.6", "fp16", Verdict.UNVERIFIABLE),
     ("A100的FP16算力为78 TFLOPS。", "78", "fp16", Verdict.UNVERIFIABLE),
+    # the precision written after the figure: FP64 is not the FP6 (no reference figure) it starts with
+    ("A100的算力是9.7 TFLOPS FP64。", "9.7", "fp64", Verdict.SUPPORTED),
 ]
 
 

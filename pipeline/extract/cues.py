@@ -218,16 +218,19 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     one without a reference figure (INT4, 混合精度), or when two are written together before the number
     ("FP16/BF16 312 TFLOPS" is left alone)."""
     cs, ce = clause_bounds(text, q.start)
-    before = sorted((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, cs, q.start))
+    before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
+                     for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
             return None
         return before[-1][2]
-    after = sorted((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m)
+    after = sorted(((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m),
+                   key=lambda x: x[0])
     if after:
         return after[0][1]
     # an elided precision: "L4的FP32算力约30 TFLOPS，而T4只有8.1 TFLOPS", "…，稀疏时可达624 TFLOPS"
-    earlier = sorted((m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, 0, cs))
+    earlier = sorted(((m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, 0, cs)),
+                     key=lambda x: x[0])
     return earlier[-1][1] if earlier else None
 
 
