@@ -69,12 +69,15 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
     )
 
 
+_EVERY = cues.LEX.regex("every_member")
+
+
 def _every_member(text: str, d: Draft) -> bool:
     """"RX 6000系列均配备16GB显存": the claim is made of every card in the series."""
     if d.subject.mention is None or d.subject.mention.kind != "series":
         return False
     cs, _ce = cues.clause_bounds(text, d.start)
-    return bool(re.search(r"均|都|全部|所有|全系|皆|一律", text[max(cs, d.subject.mention.end):d.start])
+    return bool(_EVERY.search(text[max(cs, d.subject.mention.end):d.start])
                 or re.search(r"(?:所有|全部|全系)\s*$", text[cs:d.subject.mention.start]))
 
 

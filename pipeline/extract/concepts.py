@@ -50,9 +50,8 @@ _POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种
                        r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)")
 _REDUNDANT_PSU = re.compile(r"冗余电源")
 _BUILTIN_STACK = re.compile(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
-_PRECISIONS = re.compile(r"(?:FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4)"
-                         r"(?:\s*(?:、|和|及|与|/|,)\s*(?:FP64|FP32|TF32|BF16|"
-                         r"FP16|FP8|INT8|INT4))*", re.I)
+_FORMAT = cues.LEX.regex("precision_name")
+_PRECISIONS = re.compile(rf"{_FORMAT.pattern}(?:\s*(?:、|和|及|与|/|,)\s*{_FORMAT.pattern})*", re.I)
 
 
 def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
@@ -118,7 +117,7 @@ def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
         if not re.search(r"支持\s*$", left) or cues.NEGATION.search(left):
             continue
         subjects = [s for s in resolve(text, m.start(), mentions, state) if s.ref in ref.products]
-        for fmt_m in re.finditer(r"FP64|FP32|TF32|BF16|FP16|FP8|INT8|INT4", m.group(0), re.I):
+        for fmt_m in _FORMAT.finditer(m.group(0)):
             start = m.start() + fmt_m.start()
             for subj in subjects:  # one claim per format, so a flag covers only the unsupported one
                 out.append(Draft(start, start + len(fmt_m.group(0)), subj, "precision", fmt_m.group(0).upper(), None))

@@ -8,98 +8,78 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import load_lexicon
 from .quantities import Quantity
 
 CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n]")
+LEX = load_lexicon()
+_W = LEX.alt  # a role's words as one alternation
 
-# attribute cues for a count ("5120个CUDA核心", "CUDA核心: 3584个", "Tensor Core则为432个")
-COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("tensor_cores", re.compile(r"Tensor\s*Core[s]?|Tensor\s*核心|张量核心", re.I)),
-    ("cuda_cores", re.compile(r"CUDA\s*核心|CUDA\s*Core[s]?|CUDA\s*cores", re.I)),
-    ("stream_processors", re.compile(r"串?流处理器|Stream\s*Processors?", re.I)),
-    ("mig_instances", re.compile(r"(?:GPU\s*)?实例")),
-    ("cores", re.compile(r"核心|核芯")),
-)
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# attribute cues for a count ("5120个CUDA核心", "CUDA核心: 3584个", "Tensor Core则为432个"), most specific first
+COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(LEX.groups("count_cue"))
 # bandwidth cues, by priority: the first kind found in the clause decides
-RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("effective_bandwidth", re.compile(r"有效带宽|等效带宽|有效")),
-    ("interconnect_bandwidth", re.compile(r"NVLink|NVSwitch|互联|互连|卡间|Infinity\s*Fabric", re.I)),
-    ("link_bandwidth", re.compile(r"PCI-?e|PCI-E|单向|双向|主机接口", re.I)),
-    ("memory_bandwidth", re.compile(r"带宽|频宽|显存|内存|记忆体|HBM|GDDR", re.I)),
-)
-# peak throughput: the precision it is quoted for, and whether the figure is the structured-sparsity one
-PRECISION_CUES: tuple[tuple[str | None, re.Pattern[str]], ...] = (
-    ("fp64", re.compile(r"FP64|双精度|雙精度", re.I)),
-    ("tf32", re.compile(r"TF32", re.I)),
-    ("fp32", re.compile(r"(?<![T])FP32|单精度|單精度", re.I)),
-    ("bf16", re.compile(r"BF16|bfloat16", re.I)),
-    ("fp16", re.compile(r"FP16|半精度", re.I)),
-    ("fp8", re.compile(r"FP8", re.I)),
-    ("int8", re.compile(r"INT8", re.I)),
-    (None, re.compile(r"INT4|FP4|FP6|混合精度|AI算力|稀疏矩阵", re.I)),  # no reference figure to check against
-)
-SPARSE = re.compile(r"稀疏|sparsity|sparse", re.I)
-PIN_RATE = re.compile(r"速率|频率|针脚|引脚|颗粒|per\s*pin|每\s*pin", re.I)
-MEMORY_CUE = re.compile(r"显存|内存|记忆体|容量|HBM|GDDR|VRAM|版本|规格", re.I)
-CACHE_CUE = re.compile(r"(L2|L3|二级|三级)?\s*(?<!KV)(?<!KV\s)(缓存|快取|Cache)", re.I)  # not a model's KV cache
-POWER_CUE = re.compile(r"功耗|TDP|TGP|TBP|功率|耗电|板卡功耗", re.I)
-NOT_CARD_POWER = re.compile(r"^\s*(?:的)?\s*(?:电源|供电|PSU|电源供应|额定)")
-YEAR_CUE = re.compile(r"发布|推出|上市|问世|发表|亮相|面世|年(?:推出|发布)?的(?:产品|新品|旗舰)")
-BUS_CUE = re.compile(r"位宽|总线|汇流排|介面|接口宽度|bus", re.I)
+RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(LEX.groups("rate_cue"))
+# peak throughput: the precision it is quoted for ("-": one without a reference figure to check against)
+PRECISION_CUES: tuple[tuple[str | None, re.Pattern[str]], ...] = tuple(
+    (None if v == "-" else v, p) for v, p in LEX.groups("precision_cue"))
+SPARSE = LEX.regex("sparsity", "sparse")
+DENSE = LEX.regex("sparsity", "dense")
+PIN_RATE = LEX.regex("pin_rate")
+MEMORY_CUE = LEX.regex("memory_cue")
+# "L2缓存", "无限缓存": the level and the noun (not a model's KV cache)
+CACHE_CUE = _re(rf"({_W('cache_level')})?\s*(?<!KV)(?<!KV\s)({_W('cache_noun')})")
+POWER_CUE = LEX.regex("power_cue")
+NOT_CARD_POWER = _re(rf"^\s*(?:的)?\s*{_W('psu_word')}")
+YEAR_CUE = LEX.regex("year_cue")
+BUS_CUE = LEX.regex("bus_cue")
 # a value the sentence needs, compares or computes, rather than states as a card's spec
-NOT_A_SPEC_LEFT = re.compile(r"(需要|需|准备|预留|要有|得有|占用|占据|放下|装下|塞进|相当于|多出|多了|少了|相差|差距|"
-                             r"高出|增加了|减少|节省|"
-                             r"每份|每个实例|等于|换算|参数量|模型|权重|批大小|batch|每颗|单颗|各自|一半|其中|魔改|改装|"
-                             r"(?:每个|单个)\s*(?:GCD|芯片|die|核心芯片)|比[^,;。]{1,15}?(?:低|高|少|多|大|小)了?)"
-                             r"[^,;。]{0,8}$", re.I)
+NOT_A_SPEC_LEFT = _re(rf"({_W('not_a_spec')})[^,;。]{{0,8}}$")
 # what is measured or belongs to the host, the network or storage, not to the card's spec
-MEASURED = re.compile(r"实测|测得|实际(?!上)|只能跑到|跑出|跑到了?")
-NOT_THE_CARDS_RATE = re.compile(r"网络|公网|内网|存储|硬盘|SSD|NVMe|读取|写入|节点间|网卡|InfiniBand|以太网|RDMA|RoCE|"
-                                r"上传|下载|Gbps", re.I)
-HOST_MEMORY = re.compile(r"主机|服务器|系统内存|DDR\d|CPU|offload|卸载|内存条|\bRAM\b|节点|工作站", re.I)
-DENSE = re.compile(r"稠密|dense|非稀疏", re.I)
-BASE_CLOCK = re.compile(r"基础频率|基础时钟|基准频率|基频|base\s*clock", re.I)  # the reference lists boost peaks
-BOOST_CLOCK = re.compile(r"Boost|加速频率|睿频|提升频率", re.I)
+MEASURED = LEX.regex("measured")
+NOT_THE_CARDS_RATE = LEX.regex("not_card_rate")
+HOST_MEMORY = LEX.regex("host_memory")
+BASE_CLOCK = LEX.regex("clock", "base")  # the reference lists boost peaks
+BOOST_CLOCK = LEX.regex("clock", "boost")
 # a class of cards, not one card: "主流推理卡的功耗一般不超过…", "旗舰卡的带宽十年间从…增长到…"
-CLASS_OF_CARDS = re.compile(r"(?:旗舰|入门|主流|高端|中端|低端|消费级|数据中心|推理|训练|专业|这类|此类|同级|多数|"
-                            r"大多数)(?:级)?(?:显卡|卡|GPU|加速卡|产品)|行业|业界")
+CLASS_OF_CARDS = _re(rf"{_W('card_class')}(?:级)?{_W('card_noun')}|{_W('industry')}")
 # a clause about running a model of some size ("8G显存跑7B勉强够用") states a need, not a card's figure
-RUNS_A_MODEL = re.compile(r"(?:跑|运行|推理|训练|加载|部署|微调)[^,;。]{0,6}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
+RUNS_A_MODEL = _re(rf"{_W('model_verb')}[^,;。]{{0,6}}?\d+(?:\.\d+)?\s*[BbMm](?![A-Za-z])")
 # power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
-NOT_RATED_POWER = re.compile(r"(?:整机|系统|平台|服务器|主机|DGX|HGX|功耗墙|功率墙|非公版|超频|"
-                             r"待机|空载|闲置|idle|推理时|训练时|运行时|满载时|游戏时|平均|"
-                             r"电源|PSU)[^,;。]{0,14}$", re.I)
-NEGATION = re.compile(r"不是|并非|并不是|而非|没有|不再|不支持|不具备|无关|取代|替代|不同于|区别于|而不是")
-PER_CARD = re.compile(r"每张|单卡|每卡|单张|每块|每颗|单颗|每个GPU|每片")
-AGGREGATE = re.compile(r"合计|总计|共计|加起来|总数|总量|总显存|总功耗|总和|一共|整机|总带宽|总共")
-COMPARE_AFTER = re.compile(r"^\s*(?:的)?[^,;。]{0,6}(?:相同|一样|相比|相当|持平|不同|类似|那样|之后|以来|同为|同样|"
-                           r"[\d.两二三四五六七八九十]+倍)")
-COMPARE_BEFORE = re.compile(r"(?:比|较|相比|对比|从|继|相较于|相对于|不如)\s*$")
-COORD_BEFORE = re.compile(r"(?:和|与|跟|同|及)\s*$")
-MULTIPLIER_BEFORE = re.compile(
-    r"(?:(?P<dual>双(?:卡|路|显卡)?)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:张|块|卡|路|片|颗)|(?P<x>\d+)\s*[×xX*]\s*)"
+NOT_RATED_POWER = _re(rf"{_W('not_rated_power')}[^,;。]{{0,14}}$")
+NEGATION = LEX.regex("negation")
+PER_CARD = LEX.regex("per_card")
+AGGREGATE = LEX.regex("aggregate")
+COMPARE_AFTER = _re(rf"^\s*(?:的)?[^,;。]{{0,6}}(?:{_W('compare_after')}|[\d.两二三四五六七八九十]+倍)")
+COMPARE_BEFORE = _re(rf"{_W('compare_before')}\s*$")
+COORD_BEFORE = _re(rf"{_W('coordinator')}\s*$")
+_CARDS = _W("card_classifier")
+MULTIPLIER_BEFORE = _re(
+    rf"(?:(?P<dual>双(?:卡|路|显卡)?)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*{_CARDS}|(?P<x>\d+)\s*[×xX*]\s*)"
     r"\s*(?:的)?\s*$")
 MULTIPLIER_AFTER = re.compile(r"^\s*(?:[×xX*]\s*(?P<n>\d+)|(?P<dual>双卡|双路))")
 BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"
                              r"(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
 EXPRESSION = re.compile(r"(?P<n>\d+)\s*[×xX*]\s*(?P<per>[\d.]+\s*[A-Za-z/]+)\s*=\s*")
-PRONOUN = re.compile(r"前者|后者|两者|二者|两张卡|这两张卡|两款|这两款|两张卡都|它|其")
+PRONOUN = re.compile(_W("pronoun"))
 TENSOR_PRESENCE = re.compile(
     r"(?P<neg>没有|不支持|不具备|无|缺少)?\s*(?:支持|具备|配备|拥有|加入|集成|带有|搭载|有|配有|内置)?"
-    r"\s*(?:第[一二三四五六七八九\d]代)?\s*(?P<tc>Tensor\s*Core|Tensor核心|张量核心)(?!\s*[的]?\s*(?:数|数量|为|:|\d))",
-    re.I)
+    rf"\s*(?:第[一二三四五六七八九\d]代)?\s*(?P<tc>{LEX.alt('count_cue', 'tensor_cores')})"
+    r"(?!\s*[的]?\s*(?:数|数量|为|:|\d))", re.I)
 # "英特尔推出的至强处理器", "超微电脑推出的GPU服务器": the vendor made the thing named after 的, not the card
-MADE_SOMETHING_ELSE = re.compile(r"\s*的\s*[^,;。]{0,8}?(?:服务器|处理器|CPU|主板|整机|工作站|交换机|网卡|DPU|"
-                                 r"至强|Xeon|EPYC|霄龙|平台|机柜|一体机)", re.I)
-RELATION_VERBS = re.compile(r"^[^,;。]{0,10}?(联合开发|开发|设计|研发|推出|发布|生产|制造|打造|出品)")
-AS_GPU = re.compile(r"^\s*(?:GPU|芯片|核心|晶片|图形处理器)")
-USES = re.compile(r"(采用|搭载|基于|配备|内置|集成)[了的]?\s*(?:[^,;。]{0,8}的)?\s*$")
-ARCH_AFTER = re.compile(r"^\s*(?:架构|微架构)")
-ARCH_BEFORE = re.compile(r"(基于|采用|使用|属于)\s*(?:了)?\s*$")
-CHIP_AFTER = re.compile(r"^\s*(?:芯片|核心|晶片|GPU|die)", re.I)
-CHIP_BEFORE = re.compile(r"(采用|基于|使用|核心为|芯片为|核心是|芯片是|搭载|集成了?|颗)\s*"
-                         r"(?:了|的|同一颗|一颗|两颗)?\s*$")
-PREVIOUS_GEN = re.compile(r"(上一代|前代|前一代|上代|老一代|旧款|之前)[^,;。]{0,4}$")
+MADE_SOMETHING_ELSE = _re(rf"\s*的\s*[^,;。]{{0,8}}?{_W('not_a_gpu')}")
+RELATION_VERBS = _re(rf"^[^,;。]{{0,10}}?({_W('maker_verb')})")
+AS_GPU = _re(rf"^\s*{_W('gpu_noun')}")
+USES = _re(rf"({_W('uses_verb')})[了的]?\s*(?:[^,;。]{{0,8}}的)?\s*$")
+ARCH_AFTER = _re(rf"^\s*{_W('arch_noun')}")
+ARCH_BEFORE = _re(rf"({_W('arch_verb')})\s*(?:了)?\s*$")
+CHIP_AFTER = _re(rf"^\s*{_W('chip_noun')}")
+CHIP_BEFORE = _re(rf"({_W('chip_verb')})\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
+PREVIOUS_GEN = _re(rf"({_W('previous_gen')})[^,;。]{{0,4}}$")
 
 
 def clause_bounds(text: str, pos: int) -> tuple[int, int]:
@@ -128,13 +108,14 @@ def count_attribute(text: str, q: Quantity) -> str | None:
     return None if re.search(r"\d", left[end:]) else attr
 
 
-_GENERIC_RATE = re.compile(r"带宽|频宽")
-_SPECIFIC_MEMORY = re.compile(r"显存|内存|记忆体|HBM|GDDR", re.I)
-INFINITY_CACHE = re.compile(r"Infinity\s*Cache|无限缓存|无限快取", re.I)
-INFINITY_FABRIC = re.compile(r"Infinity\s*Fabric|无限架构", re.I)
-_NVLINK = re.compile(r"NVLink|NVSwitch", re.I)
+_GENERIC_RATE = LEX.regex("generic_rate")
+_SPECIFIC_MEMORY = LEX.regex("memory_noun")
+INFINITY_CACHE = LEX.regex("cache_name", "Infinity Cache")
+INFINITY_FABRIC = LEX.regex("link_name", "Infinity Fabric")
+_NVLINK = LEX.regex("link_name", "NVLink")
+_L2 = LEX.regex("cache_level", "L2")
 # cards joined in a list: "A、B和C"
-COORDINATOR = re.compile(r"\s*(?:和|与|、|及|以及|跟|还有|,|，)\s*")
+COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
 
 
 def link_named(text: str) -> str | None:
@@ -146,7 +127,7 @@ def link_named(text: str) -> str | None:
 
 def cache_named(text: str) -> str | None:
     """The cache ``text`` names: "Infinity Cache" (any of its names), "L2", or None."""
-    return "Infinity Cache" if INFINITY_CACHE.search(text) else "L2" if re.search(r"L2|二级", text) else None
+    return "Infinity Cache" if INFINITY_CACHE.search(text) else "L2" if _L2.search(text) else None
 
 
 def _rate_cue(left: str, right: str = "") -> str | None:
@@ -188,8 +169,8 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     return attr, generic
 
 
-_CACHE_AFTER = re.compile(r"\s*(?:的)?\s*(?:L2|L3|二级|三级|Infinity|无限)?\s*(?:缓存|快取|Cache)", re.I)
-_MEMORY_AFTER = re.compile(r"\s*(?:的)?\s*(?:HBM|GDDR|显存|内存|记忆体|VRAM)", re.I)
+_CACHE_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('cache_level')}|Infinity|无限)?\s*{_W('cache_noun')}")
+_MEMORY_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('memory_noun')}|VRAM)")
 
 
 # a model name between a cue and the number: the cue described something else ("带有大缓存的A100有80GB")

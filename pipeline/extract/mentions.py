@@ -14,12 +14,14 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..lexicon import load_lexicon
 from ..normalize import normalize
 from ..records import Mention
 from ..reference import Reference
 
 # written after a model name, these pick a variant: "A100 80GB", "H100 SXM5", "V100 PCIe 32GB"
-_VARIANT_TOKEN = r"(?:SXM\d?|PCIe|PCI-E|NVL(?![A-Za-z])|OAM|\d{1,3}\s*G(?:B)?(?![A-Za-z/\d]))"
+_LEX = load_lexicon()
+_VARIANT_TOKEN = rf"(?:{_LEX.alt('variant_token')}|\d{{1,3}}\s*G(?:B)?(?![A-Za-z/\d]))"
 _VARIANT = re.compile(rf"(?:[\s\-]*{_VARIANT_TOKEN}){{1,3}}", re.IGNORECASE)
 _SQUEEZE = frozenset(" \t-\u00a0")
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -46,7 +48,7 @@ def _is_word(ch: str) -> bool:
 
 
 # what turns a known model name into another model (the longer name wins when the reference knows it)
-_MODEL_SUFFIX = re.compile(r"\s?(?:Ti|TI|SUPER|Super|D|GRE|XTX|XT)(?![A-Za-z0-9])")
+_MODEL_SUFFIX = re.compile(rf"\s?{_LEX.alt('model_suffix')}(?![A-Za-z0-9])")
 
 
 class MentionMatcher:

@@ -111,8 +111,7 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
     return out
 
 
-_INTERFACE_CUE = re.compile(r"(?:使用|采用|支持|升级到|升级为|改用|走的是|用的是|通过|透过|只能通过|基于|配备|"
-                            r"接口(?:是|为))\s*(?:的是)?\s*$")
+_INTERFACE_CUE = re.compile(rf"{cues.LEX.alt('interface_verb')}\s*(?:的是)?\s*$")
 
 
 def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
@@ -140,8 +139,7 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
 
 # ---------------------------------------------------------------- who makes it
 
-_OWNED_THING = re.compile(r"\s*(?:公司)?的\s*[^,;。]{0,8}?(?:技术|平台|软件|框架|架构|互连|互联|总线|显卡|GPU|加速卡|"
-                          r"计算卡|芯片|产品|方案|标准|接口|缓存|库)")
+_OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('owned_thing')}")
 
 
 def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:

@@ -13,8 +13,8 @@ from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number
 from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
 
-_FORM_HINT = re.compile(r"SXM\d?|PCIe|NVL(?![A-Za-z])|OAM", re.I)
-_SIZE_HINT = re.compile(r"(\d{1,3})\s*GB?\s*(?:版本|版|型号|款)", re.I)
+_FORM_HINT = cues.LEX.regex("variant_token")
+_SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
 
 
 def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
@@ -66,8 +66,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     return out
 
 
-_PARALLEL = re.compile(r"^\s*(?:而|则|但|不过)?\s*(?:则|也|同样|更是)?\s*(?:为|是|有|达到了?|提升到|增加到|降到|减少到|"
-                       r"最多(?:可)?(?:切分)?为?|只有|仅有?|仅为)?\s*$")
+_PARALLEL = re.compile(rf"^\s*(?:而|则|但|不过)?\s*(?:则|也|同样|更是)?\s*{cues.LEX.alt('parallel_verb')}?\s*$")
 
 
 def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
@@ -283,9 +282,8 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     return " ".join(h.strip() for h in hints if h.strip()) or None
 
 
-_CONTINUATION = re.compile(r"\s*(?:则|也|更是|已经?|均|都)?\s*"
-                           r"(?:达到了?|达|高达|为|是|有|提升到|提高到|增加到|增至|扩大到|升级到)?\s*")
-_NOT_THE_CARD = re.compile(r"需要|需|占用|占|模型|参数|权重|数据|样本|batch|批", re.I)
+_CONTINUATION = re.compile(rf"\s*(?:则|也|更是|已经?|均|都)?\s*{cues.LEX.alt('continuation_verb')}?\s*")
+_NOT_THE_CARD = cues.LEX.regex("not_the_card")
 
 
 def _continues_memory_clause(text: str, q: Quantity, cs: int, mentions: list[Mention]) -> bool:

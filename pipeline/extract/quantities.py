@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..lexicon import load_lexicon
 from ..records import Qualifier
 
 _CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
@@ -40,23 +41,11 @@ _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
-_LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = (
-    ("最多达", Qualifier.UP_TO), ("最高达", Qualifier.UP_TO), ("最大达", Qualifier.UP_TO),
-    ("不超过", Qualifier.AT_MOST), ("不低于", Qualifier.AT_LEAST), ("不少于", Qualifier.AT_LEAST),
-    ("高达", Qualifier.UP_TO), ("最高", Qualifier.UP_TO), ("最大", Qualifier.UP_TO), ("最多", Qualifier.UP_TO),
-    ("多达", Qualifier.UP_TO), ("可达", Qualifier.UP_TO), ("高至", Qualifier.UP_TO),
-    ("大约", Qualifier.APPROX), ("大概", Qualifier.APPROX), ("接近", Qualifier.APPROX), ("将近", Qualifier.APPROX),
-    ("约为", Qualifier.APPROX), ("约", Qualifier.APPROX), ("近", Qualifier.APPROX), ("差不多", Qualifier.APPROX),
-    ("超过", Qualifier.AT_LEAST), ("至少", Qualifier.AT_LEAST), ("大于", Qualifier.AT_LEAST),
-    ("多于", Qualifier.AT_LEAST), ("逾", Qualifier.AT_LEAST),
-    ("不到", Qualifier.AT_MOST), ("低于", Qualifier.AT_MOST), ("少于", Qualifier.AT_MOST),
-    ("不足", Qualifier.AT_MOST), ("小于", Qualifier.AT_MOST), ("至多", Qualifier.AT_MOST),
-)
-_RIGHT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = (
-    ("左右", Qualifier.APPROX), ("上下", Qualifier.APPROX), ("以上", Qualifier.AT_LEAST),
-    ("多", Qualifier.AT_LEAST), ("以内", Qualifier.AT_MOST), ("以下", Qualifier.AT_MOST),
-    ("之内", Qualifier.AT_MOST),
-)
+_LEX = load_lexicon()
+_LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
+    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
+_RIGHT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
+    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
 
 

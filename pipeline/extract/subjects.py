@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..lexicon import load_lexicon
 from ..records import Mention
 from .cues import (
     AS_GPU,
@@ -23,6 +24,8 @@ from .cues import (
     clause_bounds,
 )
 from .quantities import parse_number
+
+LEX = load_lexicon()
 
 SUBJECT_KINDS = frozenset({"product", "series"})
 # a GPU model name the reference does not know (昇腾910B, MI300A, H20, RX 7900 GRE): values after it are its own,
@@ -77,11 +80,13 @@ def is_comparative(text: str, m: Mention) -> bool:
         return True
     if COMPARE_AFTER.match(after) and (COORD_BEFORE.search(before) or re.match(r"^\s*的?[^,;。]{0,6}倍", after)):
         return True
-    return bool(re.search(r"(?:和|与|跟|同)\s*$", before) and re.match(r"^\s*(?:相同|一样|相比|持平)", after))
+    return bool(_WITH.search(before) and _SAME_AS.match(after))
 
 
-_COPULA = re.compile(r"是|为|乃|属于")
-_RELEASED = re.compile(r"(?:发布|推出|发表|亮相|面世|上市)了?\s*(?:新一代|全新的?|新款)?\s*$")
+_WITH = re.compile(r"(?:和|与|跟|同)\s*$")
+_SAME_AS = re.compile(rf"^\s*{LEX.alt('same_as')}")
+_COPULA = LEX.regex("copula")
+_RELEASED = re.compile(rf"{LEX.alt('launch_verb')}了?\s*(?:新一代|全新的?|新款)?\s*$")
 
 
 def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
@@ -126,8 +131,8 @@ def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
     return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
 
 
-_NAMED_AS = re.compile(r"(?:旗舰|顶配|代表|最强|主力|入门款)(?:型号|产品|显卡|卡)?\s*(?:是|为|就是)\s*$")
-_BOTH = frozenset(("两者", "二者", "两张卡", "这两张卡", "两款", "这两款", "两张卡都"))
+_NAMED_AS = re.compile(rf"{LEX.alt('flagship')}(?:型号|产品|显卡|卡)?\s*(?:是|为|就是)\s*$")
+_BOTH = frozenset(LEX.words("pronoun", "both"))
 
 
 def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) -> list[Subject]:
@@ -191,7 +196,7 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
 
 
-_BOTH_OR_ALL = re.compile(r"都|均|皆|同样|全都|一样")
+_BOTH_OR_ALL = LEX.regex("all_of")
 
 
 def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> list[Mention]:

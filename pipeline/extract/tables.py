@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import PRECISION_CUES, cache_named, link_named
+from .cues import LEX, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
 from .quantities import find_quantities
@@ -19,23 +19,8 @@ if TYPE_CHECKING:
     from ..segment import Segmented
 
 # header words -> attributes a cell under them may state, most specific first
-_HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    *((pat, (attr,)) for attr, pat in PRECISION_CUES if attr),
-    (re.compile(r"NVLink|互联|互连|Infinity\s*Fabric", re.I), ("interconnect_bandwidth",)),
-    (re.compile(r"位宽|总线|Bus", re.I), ("memory_bus_width",)),
-    (re.compile(r"带宽|频宽", re.I), ("memory_bandwidth",)),
-    (re.compile(r"架构"), ("architecture", "gpu_chip")),
-    (re.compile(r"芯片|晶片|核心代号|GPU\s*核心$", re.I), ("gpu_chip",)),
-    (re.compile(r"CUDA", re.I), ("cuda_cores",)),
-    (re.compile(r"流处理器"), ("stream_processors",)),
-    (re.compile(r"Tensor|张量", re.I), ("tensor_cores",)),
-    (re.compile(r"显存类型|内存类型|类型"), ("memory_type",)),
-    (re.compile(r"显存|内存|记忆体|容量|VRAM", re.I), ("memory_size", "memory_type")),
-    (re.compile(r"功耗|TDP|TGP|功率", re.I), ("tdp",)),
-    (re.compile(r"MIG", re.I), ("mig_instances",)),
-    (re.compile(r"缓存|快取|Cache", re.I), ("cache_size",)),
-    (re.compile(r"发布|上市|年份"), ("launch_year",)),
-)
+_HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (pattern, tuple(value.split("|"))) for value, pattern in LEX.groups("header_cue"))
 _UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",), "memory_size": ("size",),
              "tdp": ("power",), "cuda_cores": ("count", "bare"), "stream_processors": ("count", "bare"),
              "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "launch_year": ("year", "bare"),

@@ -1,0 +1,281 @@
+"""Language knowledge as data: the words that cue an attribute, set a figure's scope, block a figure from being a
+spec, hedge it, or relate names to each other. Code keeps the grammar around them (``pipeline.extract.cues``).
+
+Each CSV here has the columns ``role, word, value, example, expect``:
+- ``role`` names what the word does (the registry ``ROLES`` lists every role, its file and the values it allows);
+- ``word`` is a regular-expression fragment, usually a literal word, matched case-insensitively on normalised text
+  (Simplified, half-width); ``@role`` stands for every word of another role (with that role's values when
+  ``value`` is ``@``);
+- ``value`` is what the word means for its role (an attribute, a qualifier, a scope...), empty when the role has none;
+- ``example`` is a sentence written for the row (never one from an article), in which ``word`` occurs;
+- ``expect`` says what the extractor makes of the example: ``fragment: key=value, ...`` items separated by ``;``
+  (the claim whose text contains ``fragment`` has those fields), or ``fragment: none`` (no claim's text contains it).
+
+Within a role, rows are in priority order: where two words of one role could apply, the earlier row wins.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+LEXICON_DIR = Path(__file__).resolve().parent
+COLUMNS = ("role", "word", "value", "example", "expect")
+
+ATTRIBUTE_VALUES = frozenset({
+    "tensor_cores", "cuda_cores", "stream_processors", "mig_instances", "cores", "effective_bandwidth",
+    "interconnect_bandwidth", "link_bandwidth", "memory_bandwidth", "fp64", "tf32", "fp32", "bf16", "fp16", "fp8",
+    "int8", "-", "memory_bus_width", "architecture", "gpu_chip", "memory_type", "memory_size", "tdp", "cache_size",
+    "launch_year",
+})
+QUALIFIERS = frozenset({"up_to", "approx", "at_least", "at_most"})
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    file: str
+    doc: str
+    values: frozenset[str] | None = None  # None: any value, frozenset(): no value
+    multi: bool = False  # value may list several, "|"-separated
+
+
+_NONE: frozenset[str] = frozenset()
+ROLES: dict[str, RoleSpec] = {
+    # attributes.csv: what a figure is a figure of
+    "count_cue": RoleSpec("attributes", "a count's attribute, written after or before the number", ATTRIBUTE_VALUES),
+    "rate_cue": RoleSpec("attributes", "a bandwidth's kind", ATTRIBUTE_VALUES),
+    "precision_cue": RoleSpec("attributes", "the precision of a TFLOPS/TOPS figure ('-': none the reference has)",
+                              ATTRIBUTE_VALUES),
+    "sparsity": RoleSpec("attributes", "a throughput figure with or without structured sparsity",
+                         frozenset({"sparse", "dense"})),
+    "pin_rate": RoleSpec("attributes", "a per-pin data rate, not a bandwidth", _NONE),
+    "memory_cue": RoleSpec("attributes", "a size is the memory's", _NONE),
+    "memory_noun": RoleSpec("attributes", "names the card's memory", _NONE),
+    "generic_rate": RoleSpec("attributes", "says only 'bandwidth'", _NONE),
+    "cache_level": RoleSpec("attributes", "which cache level", frozenset({"L1", "L2", "L3"})),
+    "cache_noun": RoleSpec("attributes", "a cache", _NONE),
+    "cache_name": RoleSpec("attributes", "a named cache", frozenset({"Infinity Cache"})),
+    "link_name": RoleSpec("attributes", "a named GPU link", frozenset({"NVLink", "Infinity Fabric"})),
+    "power_cue": RoleSpec("attributes", "a wattage is the card's power", _NONE),
+    "year_cue": RoleSpec("attributes", "a year is a launch year", _NONE),
+    "bus_cue": RoleSpec("attributes", "a bit count is the memory bus width", _NONE),
+    "clock": RoleSpec("attributes", "which clock a throughput figure is at", frozenset({"base", "boost"})),
+    "precision_name": RoleSpec("attributes", "a number format's name, as the precisions table spells it",
+                               frozenset({"FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4", "FP4",
+                                          "FP6"})),
+    "header_cue": RoleSpec("attributes", "a table column's attributes, most specific first", None, multi=True),
+    # blockers.csv: a figure that is not the card's spec
+    "not_a_spec": RoleSpec("blockers", "before a figure: a need, difference or computation, not a spec", _NONE),
+    "measured": RoleSpec("blockers", "a measured figure", _NONE),
+    "not_card_rate": RoleSpec("blockers", "network, storage or host rates", _NONE),
+    "host_memory": RoleSpec("blockers", "the host's RAM", _NONE),
+    "card_class": RoleSpec("blockers", "with card_noun: a class of cards, not one card", _NONE),
+    "card_noun": RoleSpec("blockers", "a card in general", _NONE),
+    "industry": RoleSpec("blockers", "the industry in general", _NONE),
+    "model_verb": RoleSpec("blockers", "running a model of some size", _NONE),
+    "not_rated_power": RoleSpec("blockers", "a wattage that is not the card's rated power", _NONE),
+    "psu_word": RoleSpec("blockers", "after a wattage: a power supply", _NONE),
+    "negation": RoleSpec("blockers", "the clause denies", _NONE),
+    "previous_gen": RoleSpec("blockers", "the figure is the previous generation's", _NONE),
+    "not_a_gpu": RoleSpec("blockers", "what a vendor made is not a GPU", _NONE),
+    "not_the_card": RoleSpec("blockers", "a clause about a model's or data's memory", _NONE),
+    # scopes.csv: what a figure is the figure of
+    "per_card": RoleSpec("scopes", "a figure per card", frozenset({"product"})),
+    "aggregate": RoleSpec("scopes", "a total over several cards", frozenset({"system"})),
+    # hedges.csv
+    "hedge_before": RoleSpec("hedges", "a qualifier written before the number", QUALIFIERS),
+    "hedge_after": RoleSpec("hedges", "a qualifier written after the number", QUALIFIERS),
+    # relations.csv: how names relate to figures and to each other
+    "compare_after": RoleSpec("relations", "after a name: it is compared", _NONE),
+    "compare_before": RoleSpec("relations", "before a name: it is compared", _NONE),
+    "coordinator": RoleSpec("relations", "joins a name to the one before it", _NONE),
+    "list_joiner": RoleSpec("relations", "joins list items", _NONE),
+    "same_as": RoleSpec("relations", "after 和/与 X: X is compared", _NONE),
+    "pronoun": RoleSpec("relations", "points back at a card", frozenset({"former", "latter", "both", "it"})),
+    "all_of": RoleSpec("relations", "the figure is every listed card's", _NONE),
+    "every_member": RoleSpec("relations", "the figure is every member's of a series", _NONE),
+    "copula": RoleSpec("relations", "X is Y", _NONE),
+    "launch_verb": RoleSpec("relations", "X was launched", _NONE),
+    "flagship": RoleSpec("relations", "X is the line's flagship", _NONE),
+    "maker_verb": RoleSpec("relations", "a vendor made something", _NONE),
+    "gpu_noun": RoleSpec("relations", "after a card's name: its GPU", _NONE),
+    "uses_verb": RoleSpec("relations", "a card uses something", _NONE),
+    "arch_noun": RoleSpec("relations", "after a name: an architecture", _NONE),
+    "arch_verb": RoleSpec("relations", "before an architecture: the card's", _NONE),
+    "chip_noun": RoleSpec("relations", "after a name: a chip", _NONE),
+    "chip_verb": RoleSpec("relations", "before a chip: the card's", _NONE),
+    "interface_verb": RoleSpec("relations", "before a PCIe name: the card's host interface", _NONE),
+    "owned_thing": RoleSpec("relations", "X is a vendor's <thing>", _NONE),
+    "card_classifier": RoleSpec("relations", "N <classifier>: a number of cards", _NONE),
+    "parallel_verb": RoleSpec("relations", "'X则为N': the verb of a clause that repeats the attribute before it",
+                              _NONE),
+    "continuation_verb": RoleSpec("relations", "'，达到N': the verb of a clause that continues the one before it",
+                                  _NONE),
+    # variants.csv
+    "variant_token": RoleSpec("variants", "after a model name: which variant", _NONE),
+    "model_suffix": RoleSpec("variants", "after a model name: another model", _NONE),
+    "variant_noun": RoleSpec("variants", "N GB <noun>: a variant", _NONE),
+}
+FILES = tuple(dict.fromkeys(spec.file for spec in ROLES.values()))
+
+
+class LexiconError(ValueError):
+    """A lexicon table is malformed; the message names the file, line and the fix."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    role: str
+    word: str
+    value: str
+    example: str
+    expect: str
+    file: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"pipeline/lexicon/{self.file}.csv:{self.line}"
+
+
+class Lexicon:
+    """Every row of every table, with look-ups by role."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = tuple(entries)
+        self._by_role: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            self._by_role.setdefault(e.role, []).append(e)
+
+    def rows(self, role: str) -> list[Entry]:
+        if role not in ROLES:
+            raise KeyError(f"unknown lexicon role {role!r}")
+        return self._by_role.get(role, [])
+
+    def words(self, role: str, value: str | None = None) -> list[str]:
+        return [e.word for e in self.rows(role) if value is None or e.value == value]
+
+    def alt(self, role: str, value: str | None = None) -> str:
+        """The role's words as one non-capturing alternation, in priority order."""
+        words = self.words(role, value)
+        if not words:
+            raise KeyError(f"lexicon role {role!r} has no words" + (f" with value {value!r}" if value else ""))
+        return "(?:" + "|".join(words) + ")"
+
+    def regex(self, role: str, value: str | None = None) -> re.Pattern[str]:
+        return _compile(self.alt(role, value))
+
+    def groups(self, role: str) -> list[tuple[str, re.Pattern[str]]]:
+        """(value, pattern of its words) per value, in the order values first appear."""
+        values = list(dict.fromkeys(e.value for e in self.rows(role)))
+        return [(v, self.regex(role, v)) for v in values]
+
+    def value_of(self, role: str, text: str) -> str | None:
+        """The value of the first row of ``role`` whose word matches all of ``text``."""
+        for e in self.rows(role):
+            if _compile(e.word).fullmatch(text):
+                return e.value
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+def _read(directory: Path) -> list[Entry]:
+    entries: list[Entry] = []
+    for name in FILES:
+        path = directory / f"{name}.csv"
+        try:
+            with path.open(encoding="utf-8", newline="") as f:
+                reader = csv.DictReader(f)
+                if tuple(reader.fieldnames or ()) != COLUMNS:
+                    raise LexiconError(f"{path}: the header must be {','.join(COLUMNS)}")
+                for i, row in enumerate(reader, start=2):
+                    entries.append(Entry(*(str(row.get(c) or "").strip() for c in COLUMNS), name, i))
+        except OSError as e:
+            raise LexiconError(f"cannot read lexicon table {path}: {e}") from e
+    return _expand(entries)
+
+
+def _expand(entries: list[Entry]) -> list[Entry]:
+    """``@role`` rows stand for every word of that role."""
+    out: list[Entry] = []
+    for e in entries:
+        if not e.word.startswith("@"):
+            out.append(e)
+            continue
+        source = [s for s in entries if s.role == e.word[1:] and not s.word.startswith("@")]
+        if not source:
+            raise LexiconError(f"{e.where}: {e.word} names no role with words")
+        for s in source:
+            if e.value == "@" and s.value == "-":
+                continue  # a precision the reference has no figure for cues no column
+            out.append(Entry(e.role, s.word, s.value if e.value == "@" else e.value, e.example, e.expect, e.file,
+                             e.line))
+    return out
+
+
+def problems(entries: tuple[Entry, ...]) -> list[str]:
+    """Every rule a row breaks, as 'file:line: what to fix'."""
+    out: list[str] = []
+    seen: dict[tuple[str, str, str], Entry] = {}
+    for e in entries:
+        spec = ROLES.get(e.role)
+        if spec is None:
+            out.append(f"{e.where}: unknown role {e.role!r} (known roles are listed in pipeline/lexicon/__init__.py)")
+            continue
+        if spec.file != e.file:
+            out.append(f"{e.where}: role {e.role} belongs in {spec.file}.csv")
+        if not e.word:
+            out.append(f"{e.where}: empty word")
+            continue
+        try:
+            pattern = re.compile(e.word, re.I)
+        except re.error as err:
+            out.append(f"{e.where}: word {e.word!r} is not a valid pattern ({err})")
+            continue
+        if pattern.fullmatch(""):
+            out.append(f"{e.where}: word {e.word!r} matches the empty string")
+        values = [v for v in e.value.split("|")] if spec.multi else [e.value]
+        if spec.values is not None:
+            allowed = spec.values if spec.values else frozenset({""})
+            bad = [v for v in values if v not in allowed and not (spec.multi and v in ATTRIBUTE_VALUES)]
+            if bad:
+                out.append(f"{e.where}: value {e.value!r} is not one of {sorted(allowed)} for role {e.role}")
+        key = (e.role, e.word, e.value)
+        if key in seen and seen[key].line != e.line:
+            out.append(f"{e.where}: duplicate of {seen[key].where}")
+        seen.setdefault(key, e)
+        if e.example and not pattern.search(_normalise(e.example)):
+            out.append(f"{e.where}: word {e.word!r} does not occur in its example {e.example!r}")
+    return out
+
+
+def _normalise(text: str) -> str:
+    from ..normalize import normalize
+
+    return normalize(text)
+
+
+def fingerprint(directory: Path = LEXICON_DIR) -> str:
+    """A hash over the tables: part of the pipeline version, so a changed word re-checks stored documents."""
+    h = hashlib.sha256()
+    for name in FILES:
+        h.update((directory / f"{name}.csv").read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=2)
+def load_lexicon(directory: Path = LEXICON_DIR) -> Lexicon:
+    """The lexicon, validated (a malformed row raises ``LexiconError`` naming every problem)."""
+    entries = _read(directory)
+    found = problems(tuple(entries))
+    if found:
+        raise LexiconError("the lexicon tables have problems:\n" + "\n".join(found))
+    return Lexicon(entries)

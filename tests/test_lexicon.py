@@ -1,0 +1,108 @@
+"""The lexicon tables (pipeline/lexicon/*.csv): every row is valid, and every row's example does what the row says.
+
+Each row's ``expect`` is checked against the claims the whole pipeline extracts from the row's ``example``: the
+example is a sentence written for the row, so this test runs every cue, blocker, hedge, scope and relation word
+through the extractor once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.lexicon import COLUMNS, LEXICON_DIR, Entry, LexiconError, load_lexicon, problems
+from pipeline.records import Claim
+from tests.claim_helpers import claims_for
+
+LEX = load_lexicon()
+ROWS = [e for e in LEX.entries if e.example]
+
+
+def _id(e: Entry) -> str:
+    return f"{e.file}:{e.line}:{e.role}:{e.word}"
+
+
+def parse_expect(expect: str) -> list[tuple[str, dict[str, str] | None]]:
+    """'80GB: attribute=memory_size, verdict=supported; 24GB: none' -> [(fragment, fields or None), ...]."""
+    items: list[tuple[str, dict[str, str] | None]] = []
+    for item in (i.strip() for i in expect.split(";")):
+        if not item:
+            continue
+        fragment, _, rest = item.rpartition(":")
+        if not fragment:
+            raise ValueError(f"expect item {item!r} has no 'fragment:'")
+        rest = rest.strip()
+        if rest == "none":
+            items.append((fragment.strip(), None))
+            continue
+        fields = dict(kv.strip().split("=", 1) for kv in rest.split(",") if kv.strip())
+        items.append((fragment.strip(), {k.strip(): v.strip() for k, v in fields.items()}))
+    return items
+
+
+def _field(c: Claim, key: str) -> str:
+    if key == "verdict":
+        return c.verdict.value if c.verdict else ""
+    if key == "qualifier":
+        return c.qualifier.value
+    if key in ("scope", "reason"):
+        return str(c.extra.get(key, getattr(c, key, "")) or "")
+    value = getattr(c, key)
+    return "" if value is None else str(value)
+
+
+def test_every_row_has_an_example_and_an_expectation() -> None:
+    missing = [e.where for e in LEX.entries if not (e.example and e.expect)]
+    assert not missing, f"{len(missing)} rows lack an example or expect: {missing[:10]}"
+
+
+def test_the_tables_have_no_problems() -> None:
+    assert problems(LEX.entries) == []
+
+
+@pytest.mark.parametrize("entry", ROWS, ids=_id)
+def test_row_example(entry: Entry) -> None:
+    claims = claims_for(entry.example)
+    for fragment, fields in parse_expect(entry.expect):
+        assert fragment in entry.example, f"{entry.where}: {fragment!r} is not in the example"
+        hits = [c for c in claims if fragment in c.text or (c.text and c.text in fragment)]
+        if fields is None:
+            got = [(c.text, c.attribute) for c in hits]
+            assert not hits, f"{entry.where}: expected no claim on {fragment!r}, got {got}"
+            continue
+        assert hits, f"{entry.where}: no claim on {fragment!r} in {[(c.text, c.attribute) for c in claims]}"
+        got = [{k: _field(c, k) for k in fields} for c in hits]
+        assert fields in got, f"{entry.where}: {fragment!r} expected {fields}, got {got}"
+
+
+# fmt: off
+BAD_ROWS = [
+    # (csv row, words of the expected problem)
+    ("nosuchrole,显存,,,", "unknown role"),
+    ("count_cue,核心,no_such_attribute,,", "is not one of"),
+    ("count_cue,(核心,cuda_cores,,", "not a valid pattern"),
+    ("count_cue,x?,cuda_cores,,", "matches the empty string"),
+    ("negation,不是,,这张卡有16GB显存。,", "does not occur in its example"),
+    ("pin_rate,速率,something,,", "is not one of"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("row", "words"), BAD_ROWS)
+def test_malformed_rows_are_named_with_their_fix(tmp_path: Path, row: str, words: str) -> None:
+    for src in LEXICON_DIR.glob("*.csv"):
+        (tmp_path / src.name).write_text(",".join(COLUMNS) + "\n", encoding="utf-8")
+    role = row.split(",", 1)[0]
+    from pipeline.lexicon import ROLES
+
+    file = ROLES[role].file if role in ROLES else "attributes"
+    (tmp_path / f"{file}.csv").write_text(",".join(COLUMNS) + "\n" + row + "\n", encoding="utf-8")
+    with pytest.raises(LexiconError) as err:
+        load_lexicon.__wrapped__(tmp_path)
+    assert words in str(err.value) and f"{file}.csv:2" in str(err.value)
+
+
+def test_parse_expect() -> None:
+    assert parse_expect("80GB: attribute=memory_size, verdict=supported; 24GB: none") == [
+        ("80GB", {"attribute": "memory_size", "verdict": "supported"}), ("24GB", None)]
