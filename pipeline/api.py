@@ -142,4 +142,4 @@ def claims_frame(results: Iterable[DocumentResult]) -> pd.DataFrame:
     from .records import CONTRACT_FIELDS
 
     rows = [c.to_dict() for r in results for c in r.claims]
-    return pd.DataFrame(rows, columns=[*CONTRACT_FIELDS, "detail", "variant"])
+    return pd.DataFrame(rows, columns=[*CONTRACT_FIELDS, "detail", "variant", "scope_detail"])

@@ -8,9 +8,11 @@ from dataclasses import dataclass, field, replace
 
 from .config import Tolerance
 from .normalize import normalize_key
-from .records import Check, Claim, Qualifier, Verdict
+from .records import Check, Claim, Qualifier, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
+# how an owner was found when it is only a guess (pipeline.extract.subjects.UNCERTAIN)
+UNCERTAIN_OWNER = frozenset({"sentence_guess", "topic_guess", "change_source"})
 # numbers that identify a card well enough to say "this is card Y's figure"
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
@@ -206,6 +208,46 @@ def _per_card(claim: Claim) -> float | list[float] | str | int | None:
 
 def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
                 tol: Tolerance | None = None) -> Check:
+    """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
+    the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
+    return _gate(claim, ref, _check(claim, ref, ctx, tol))
+
+
+def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
+    if check.verdict is Verdict.UNVERIFIABLE:
+        if check.reason is None:
+            known = ref.knows(claim.subject or "")
+            return replace(check, reason=Reason.NO_REFERENCE_VALUE if known else Reason.NOT_IN_REFERENCE)
+        return check
+    if not check.verdict.is_flag or claim.attribute == "code":
+        return check
+    name = ref.name(claim.subject or "")
+    link_figure = claim.scope is Scope.LINK and claim.subject in ref.links and claim.scope_detail not in (
+        "per_link", "per_lane")
+    if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1 and not link_figure:
+        return Check(Verdict.UNVERIFIABLE, f"文中“{_stated(claim)}”是{_scope_zh(claim)}的数值，不是{name}整卡的规格，"
+                     "参考表没有对应的数据，无法核实。", check.expected, check.source, check.source_title,
+                     Reason.SCOPE_NOT_PRODUCT)
+    if claim.extra.get("via", "explicit") in UNCERTAIN_OWNER:
+        attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+        return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{_stated(claim)}”属于哪张卡；若指{name}，其{attr_zh}"
+                     f"应为{check.expected or '（参考表无数据）'}。归属不明，不作判断。", check.expected, check.source,
+                     check.source_title, Reason.OWNER_UNCERTAIN)
+    return check
+
+
+_SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
+             Scope.FAMILY: "架构或产品系列"}
+
+
+def _scope_zh(claim: Claim) -> str:
+    label = _SCOPE_ZH.get(claim.scope, claim.scope.value)
+    if claim.scope is Scope.UNIT and claim.scope_detail:
+        return f"每个{claim.scope_detail}"
+    return label
+
+
+def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
     ctx = ctx or CheckContext()
     tol = tol or Tolerance()
     if claim.attribute == "manufacturer":
@@ -386,8 +428,10 @@ def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
         options.append(("双向", link.bidirectional))
     if not options:
         return Check(Verdict.UNVERIFIABLE, f"参考表中没有{link.name}的带宽数据，无法核实。")
-    # the usual marketing figures round up (PCIe 4.0 x16: 32/64 GB/s for 31.5/63)
+    # the usual marketing figures round up (PCIe 4.0 x16: 32/64 GB/s for 31.5/63; NVIDIA quotes "PCIe Gen4: 64 GB/s"):
+    # within 5% of the exact figure, however finely the number is written
     loose = Tolerance(tol.exact, max(tol.exact_rate, 0.05), max(tol.approx, 0.1))
+    claim = replace(claim, extra={**claim.extra, "resolution": 0.0})
     expected = "；".join(f"{d}约 {fmt(v)} GB/s" for d, v in options)
     fits = numeric_fits(claim, [v for _d, v in options], loose)
     if fits:

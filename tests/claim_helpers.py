@@ -19,3 +19,9 @@ def find(claims: list[Claim], fragment: str, attribute: str | None = None) -> Cl
 
 def flags(claims: list[Claim]) -> list[Claim]:
     return [c for c in claims if c.verdict is not None and c.verdict.is_flag]
+
+
+def rows(claims: list[Claim]) -> list[tuple[str, str, str | None, str, str]]:
+    """(text, attribute, subject, scope, verdict) of every claim in text order: what an extraction case asserts
+    in full, so a case fails when a claim is missing, extra or different."""
+    return [(c.text, c.attribute, c.subject, c.scope.value, c.verdict.value if c.verdict else "") for c in claims]

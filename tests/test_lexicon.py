@@ -29,8 +29,8 @@ def parse_expect(expect: str) -> list[tuple[str, dict[str, str] | None]]:
     for item in (i.strip() for i in expect.split(";")):
         if not item:
             continue
-        fragment, _, rest = item.rpartition(":")
-        if not fragment:
+        fragment, _, rest = item.partition(": ")
+        if not rest:
             raise ValueError(f"expect item {item!r} has no 'fragment:'")
         rest = rest.strip()
         if rest == "none":
@@ -46,8 +46,10 @@ def _field(c: Claim, key: str) -> str:
         return c.verdict.value if c.verdict else ""
     if key == "qualifier":
         return c.qualifier.value
-    if key in ("scope", "reason"):
-        return str(c.extra.get(key, getattr(c, key, "")) or "")
+    if key == "reason":
+        return c.check.reason.value if c.check and c.check.reason else ""
+    if key == "scope":
+        return c.scope.value
     value = getattr(c, key)
     return "" if value is None else str(value)
 
@@ -106,3 +108,6 @@ def test_malformed_rows_are_named_with_their_fix(tmp_path: Path, row: str, words
 def test_parse_expect() -> None:
     assert parse_expect("80GB: attribute=memory_size, verdict=supported; 24GB: none") == [
         ("80GB", {"attribute": "memory_size", "verdict": "supported"}), ("24GB", None)]
+    assert parse_expect("FP16:312: subject=model:nvidia:h20") == [("FP16:312", {"subject": "model:nvidia:h20"})]
+    with pytest.raises(ValueError):
+        parse_expect("80GB attribute=memory_size")

@@ -6,17 +6,21 @@ from __future__ import annotations
 import pytest
 
 from pipeline.records import Verdict
-from tests.claim_helpers import claims_for, find
+from tests.claim_helpers import claims_for, find, rows
+
+U, P = "unverifiable", "product"
 
 
-@pytest.mark.parametrize("text", [
-    "RTX 4070 Ti拥有7680个CUDA核心。",
-    "3060 Ti的显存为8GB。",
-    "RTX 4090 D的CUDA核心为14592个。",
-    "RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
+@pytest.mark.parametrize(("text", "expected"), [
+    ("RTX 4070 Ti拥有7680个CUDA核心。", [("7680个", "cuda_cores", "model:nvidia:4070ti", P, U)]),
+    ("3060 Ti的显存为8GB。", [("8GB", "memory_size", "model:nvidia:3060ti", P, U)]),
+    ("RTX 4090 D的CUDA核心为14592个。", [("14592个", "cuda_cores", "model:nvidia:4090d", P, U)]),
+    ("RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
+     [("12GB", "memory_size", "nvidia_rtx_4070", P, "supported"),
+      ("7168个", "cuda_cores", "model:nvidia:4070super", P, U)]),
 ])
-def test_a_suffixed_model_is_not_its_base_card(text: str) -> None:
-    assert not [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
+def test_a_suffixed_model_is_its_own_card_not_its_base_card(text: str, expected: list[tuple[str, ...]]) -> None:
+    assert rows(claims_for(text)) == expected
 
 
 def test_tesla_brand_versus_tesla_company() -> None:

@@ -67,6 +67,9 @@ def test_variant_name_is_not_a_link_cue(text: str, verdict: Verdict) -> None:
 def test_pcie_direction() -> None:
     cs = claims_for("PCIe 5.0 x16的单向带宽约64GB/s，双向约128GB/s。")
     assert not flags(cs) and len([c for c in cs if c.attribute == "interconnect_bandwidth"]) == 2
+    # the vendors' round figures, written exactly: PCIe 4.0 x16 is 31.5/63 GB/s, quoted as 32/64 (and 5.0 as 64/128)
+    for text in ("PCIe 4.0 x16的双向带宽为64GB/s。", "PCIe 5.0 x16只有128GB/s的双向带宽。"):
+        assert find(claims_for(text), "GB/s").verdict is Verdict.SUPPORTED
     wrong = find(claims_for("PCIe 4.0 x16的单向带宽约64GB/s。"), "64GB/s")
     assert wrong.verdict is Verdict.CONTRADICTED
 

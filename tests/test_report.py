@@ -482,7 +482,7 @@ def test_claims_csv(tmp_path: Path) -> None:
     raw = (tmp_path / "claims.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     frame = pd.read_csv(tmp_path / "claims.csv", encoding="utf-8-sig", dtype=str, keep_default_na=False)
-    assert list(frame.columns) == [*CONTRACT_FIELDS, "detail", "variant", "run"]
+    assert list(frame.columns) == [*CONTRACT_FIELDS, "detail", "variant", "scope_detail", "run"]
     assert len(frame) == len(claims) + 1
     row = frame.set_index("claim_id").loc["c08"]
     assert (row["value"], row["attribute"], row["verdict"]) == ("350–700", "tdp", "unverifiable")

@@ -22,6 +22,7 @@ from .names import (
 from .numbers import _card_count, _quantity_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import table_claims
+from .topic import enter_sentence, leave_sentence
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
@@ -30,15 +31,19 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
     claims: list[Claim] = []
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
+    prev_end = 0
     for sent in seg.sentences:
         text = seg.norm[sent.start:sent.end]
         lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
         mentions = [_local(m, sent.start) for m in ordered[lo:hi] if m.end <= sent.end]
+        enter_sentence(state, sent, seg.norm, prev_end)
+        prev_end = sent.end
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
         for d in sentence_drafts(text, mentions, state, ref):
             claims.extend(_finish(doc, sent, d))
         update_topic(text, mentions, state)
+        leave_sentence(state, sent, seg.norm, mentions)
         _update_pending(text, mentions, state)
     index = len(seg.sentences)
     for table in doc.tables:
@@ -62,7 +67,7 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,
         sentence_index=sent.index, subject=d.subject.ref, subject_mention=d.subject.text,
         attribute=d.attribute, value=d.value, unit=d.unit, qualifier=d.qualifier, multiplier=d.multiplier,
-        detail=d.detail, variant=d.variant,
+        detail=d.detail, variant=d.variant, scope=d.scope, scope_detail=d.scope_detail,
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
                **({"written_unit": d.written_unit} if d.written_unit else {}),
                **({"every_member": True} if _every_member(sent.text, d) else {})},

@@ -22,7 +22,7 @@ PREDICATES: dict[str, re.Pattern[str]] = {
     "memory": re.compile(r"(?:是|作为|相当于)(?:一种|一块|一类)?[^,;。的]{0,12}(?:显存|内存|存储器)(?![的访带控颗])|"
                          r"(?:更大|扩大|增加|提升|加大)[^,;。]{0,4}(?:显存|内存)容量"),
     # "X用来存放数据": the term stores data (true of a cache, not of a compute unit)
-    "storage": re.compile(r"存放|存储(?!器访问)"),
+    "storage": re.compile(r"存放|存储(?!器访问|单元|控制|层次|结构)"),
     # "焊在板上的…颗粒": a cache presented as separate memory chips
     "memory_chip": re.compile(r"焊接|颗粒|独立的?(?:显存|内存)芯片"),
     # "X让多卡协同工作", "X把几张卡合并成一张": joining several GPUs into one
@@ -71,6 +71,8 @@ def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
             _ns, end = cues.clause_bounds(text, ce + 1)
             if any(o.kind in ("term", "product", "series") and ce < o.start < end for o in mentions):
                 end = ce  # the next clause is about something else
+        # the predicate stops where the next technology is named ("A + B + C" lists several)
+        end = min([end, *(o.start for o in mentions if o.start >= m.end and o.kind == "term")])
         rest = text[m.end:end]
         for kind, pattern in PREDICATES.items():
             hit = pattern.search(rest)

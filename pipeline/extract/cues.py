@@ -22,6 +22,8 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 # attribute cues for a count ("5120个CUDA核心", "CUDA核心: 3584个", "Tensor Core则为432个"), most specific first
 COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(LEX.groups("count_cue"))
+# counts of units, cued only right after the number: "132个SM", "96个CU", "128个RT Core"
+UNIT_COUNT_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(LEX.groups("unit_count_cue"))
 # bandwidth cues, by priority: the first kind found in the clause decides
 RATE_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(LEX.groups("rate_cue"))
 # peak throughput: the precision it is quoted for ("-": one without a reference figure to check against)
@@ -94,7 +96,7 @@ def clause_bounds(text: str, pos: int) -> tuple[int, int]:
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
     right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
-    for attr, pat in COUNT_CUES:
+    for attr, pat in (*COUNT_CUES, *UNIT_COUNT_CUES):
         if pat.match(right):
             return attr
     if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
@@ -113,7 +115,7 @@ _SPECIFIC_MEMORY = LEX.regex("memory_noun")
 INFINITY_CACHE = LEX.regex("cache_name", "Infinity Cache")
 INFINITY_FABRIC = LEX.regex("link_name", "Infinity Fabric")
 _NVLINK = LEX.regex("link_name", "NVLink")
-_L2 = LEX.regex("cache_level", "L2")
+_CACHE_LEVELS = LEX.groups("cache_level")
 # cards joined in a list: "A、B和C"
 COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
 
@@ -127,7 +129,9 @@ def link_named(text: str) -> str | None:
 
 def cache_named(text: str) -> str | None:
     """The cache ``text`` names: "Infinity Cache" (any of its names), "L2", or None."""
-    return "Infinity Cache" if INFINITY_CACHE.search(text) else "L2" if _L2.search(text) else None
+    if INFINITY_CACHE.search(text):
+        return "Infinity Cache"
+    return next((level for level, pattern in _CACHE_LEVELS if pattern.search(text)), None)
 
 
 def _rate_cue(left: str, right: str = "") -> str | None:

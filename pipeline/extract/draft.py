@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records import Qualifier
+from ..records import Qualifier, Scope
 from .subjects import Subject
 
 
@@ -25,3 +25,5 @@ class Draft:
     bits: bool = False
     resolution: float = 0.0
     written_unit: str = ""
+    scope: Scope = Scope.PRODUCT
+    scope_detail: str | None = None

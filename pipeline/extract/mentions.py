@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..lexicon import load_lexicon
 from ..normalize import normalize
 from ..records import Mention
-from ..reference import Reference
+from ..reference import MODEL_PREFIX, Reference
 
 # written after a model name, these pick a variant: "A100 80GB", "H100 SXM5", "V100 PCIe 32GB"
 _LEX = load_lexicon()
@@ -48,6 +48,10 @@ def _is_word(ch: str) -> bool:
 
 
 # what turns a known model name into another model (the longer name wins when the reference knows it)
+_BOUNDED = r"(?<![A-Za-z0-9])(?:{})(?![A-Za-z0-9])"
+_MODEL_NAMES = tuple((e.value, re.compile(_BOUNDED.format(e.word), re.I)) for e in _LEX.rows("product_name"))
+_NOT_A_PRODUCT = _LEX.regex("not_a_product")
+_CHIP_NOUN = re.compile(r"\s*(?:核心|芯片|晶片|die)", re.I)
 _MODEL_SUFFIX = re.compile(rf"\s?{_LEX.alt('model_suffix')}(?![A-Za-z0-9])")
 
 
@@ -102,6 +106,9 @@ class MentionMatcher:
                 add(alias, "company", company)
         for bucket in self.entries.values():
             bucket.sort(key=lambda e: _PRIORITY[e.kind])
+        brands = sorted({squeeze_key(b) for v in ref.vendors.values() for b in (*v.brands, *v.aliases, v.name)
+                         if b and squeeze_key(b).isascii()}, key=len, reverse=True)
+        self._brands = re.compile("^(?:" + "|".join(map(re.escape, brands)) + ")+") if brands else re.compile("^$")
         automaton = ahocorasick.Automaton()
         for key in self.entries:
             automaton.add_word(key, key)
@@ -109,7 +116,39 @@ class MentionMatcher:
         self.automaton = automaton
 
     def find(self, text: str, offset: int = 0) -> Iterator[Mention]:
-        """Mentions in ``text`` (already normalised), with offsets shifted by ``offset``."""
+        """Mentions in ``text`` (already normalised), with offsets shifted by ``offset``: the reference's names,
+        then product names by grammar (``names.csv``) for cards the reference does not know."""
+        known = list(self._find_known(text))
+        models = list(self._find_models(text, known))
+        # a brand word inside a model name found by grammar ("Tesla K40m") is part of that name
+        known = [k for k in known if not (k.kind in ("vendor", "company") and any(
+            m.start <= k.start and k.end <= m.end for m in models))]
+        for m in sorted(known + models, key=lambda m: m.start):
+            yield m if not offset else Mention(m.start + offset, m.end + offset, m.text, m.kind, m.ref, m.variant)
+
+    def _find_models(self, text: str, known: list[Mention]) -> Iterator[Mention]:
+        """Model names no reference name covers (K40m, RTX 4070 Ti, 昇腾910C): ref ``model:<vendor>:<key>``."""
+        taken = [(m.start, m.end) for m in known if m.kind not in ("vendor", "company")]
+        hits = sorted(((h.start(), -len(h.group(0)), i, vendor, h) for i, (vendor, pattern) in enumerate(_MODEL_NAMES)
+                       for h in pattern.finditer(text)), key=lambda x: x[:3])
+        for s, _neg, _i, vendor, hit in hits:  # leftmost, then longest ("Arc B580", not "B580")
+            e = hit.end()
+            if any(a < e and s < b for a, b in taken) or _NOT_A_PRODUCT.fullmatch(hit.group(0)) \
+                    or _CHIP_NOUN.match(text, e):
+                continue  # a known name, a codec, or a chip's name (GB203核心)
+            v = _VARIANT.match(text, e)
+            variant = " ".join(v.group(0).replace("-", " ").split()) if v else None
+            taken.append((s, e))
+            yield Mention(s, e, hit.group(0), "product", f"{MODEL_PREFIX}{vendor}:{self._model_key(hit.group(0))}",
+                          variant)
+
+    def _model_key(self, name: str) -> str:
+        """"Tesla K40m" and "K40m", "RTX 4070 Ti" and "4070Ti" are one card: brand words before a model number go."""
+        key = squeeze_key(name)
+        stripped = self._brands.sub("", key)
+        return stripped if len(stripped) >= 3 and re.search(r"\d", stripped) else key
+
+    def _find_known(self, text: str) -> Iterator[Mention]:
         if not text or not self.entries:
             return
         index = [i for i, ch in enumerate(text) if ch not in _SQUEEZE]
@@ -133,7 +172,7 @@ class MentionMatcher:
                 entry = next((e for e in bucket if e.kind == "prefix"), bucket[0])
                 chosen.append((start, end, entry))
                 pos = end
-        yield from self._assemble(text, chosen, offset)
+        yield from self._assemble(text, chosen, 0)
 
     def _assemble(self, text: str, chosen: list[tuple[int, int, _Entry]], offset: int) -> Iterator[Mention]:
         """Vendor and brand words right before a model name belong to it; a lone brand word is no mention."""

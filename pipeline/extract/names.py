@@ -28,8 +28,9 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
         cs, _ce = cues.clause_bounds(text, m.start)
         if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
-        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]):
-            continue
+        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
+                text[max(0, m.start - 4):m.start]):
+            continue  # the type something changed from, or one compared with (低于HBM显卡)
         if m.kind == "memory_type":
             if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
                     o is not m and abs(o.start - m.end) <= 3 for o in memory)):
@@ -49,7 +50,7 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                                              or _generic_list(text, m, [o for o in mentions if o.kind == m.kind])):
             continue  # "Hopper和Ada架构新增的格式": architectures listed, not said of a card
         else:
-            subjects = resolve(text, m.start, mentions, state)
+            subjects = resolve(text, m.start, mentions, state, end=m.end)
         for subj in subjects:
             out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
                              variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,
@@ -142,6 +143,9 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
 _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('owned_thing')}")
 
 
+_UNNAMED_SUBJECT = re.compile(r"\s*\S[^,;。]*?(?:是|为|乃)\s*(?:由)?\s*$")
+
+
 def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     makers = [m for m in mentions if m.kind in ("vendor", "company")]
@@ -185,6 +189,9 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         if cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(r"(?:是|为|乃)\s*$",
                                                                                          text[cs:v.start]):
             continue
+        if _UNNAMED_SUBJECT.match(text[cs:v.start]) and not any(
+                o.kind in ("term", "product", "series") and cs <= o.start < v.start for o in mentions):
+            continue  # "CANN是华为打造的…": what the vendor made is named, but not in the reference
         used.update(o.start for o in group)
         # "ROCm由英伟达开发", "CUDA是英特尔推出的…": who made a technology
         term = next((m for m in reversed(mentions) if m.kind == "term" and cs <= m.start and m.end <= v.start

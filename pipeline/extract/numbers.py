@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..records import Mention, Qualifier
+from ..records import Mention, Qualifier, Scope
 from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
+from .scope import figure_scope
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, is_the_subject, resolve
 
 _FORM_HINT = cues.LEX.regex("variant_token")
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
@@ -45,8 +46,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         if _about_a_class(text, q, mentions):
             continue
-        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref)
-        subjects = [owner] if owner else resolve(text, q.start, mentions, state)
+        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions)
+        subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
         for subj in subjects:
             attr = attribute
             if attr == "cores":
@@ -57,12 +58,14 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "cache_size":
                 value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
                 unit = "MB"
-            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year",
+            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year", "sm_count",
+                        "compute_units", "rt_cores", "fp64_cores", "int32_cores",
                         "memory_bus_width") and not isinstance(value, list):
                 value, unit = int(value), None
+            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier)
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
-                             q.written_unit))
+                             q.written_unit, scope, scope_detail))
     return out
 
 
@@ -105,6 +108,18 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
             out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
     return out
+
+
+def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
+    """"完整的GH100芯片有144个SM", "Hopper架构的每个SM有…": a chip or architecture that is the subject of the
+    figure's clause (not one a card is said to use, 采用GH100) owns it; its scope is then chip or family."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    named = [m for m in mentions if cs <= m.start and m.end <= q.start
+             and m.kind in ("chip", "architecture", *SUBJECT_KINDS)]
+    first = named[0] if named else None
+    if first is None or first.kind in SUBJECT_KINDS or len(named) > 1 or not is_the_subject(text, first):
+        return None  # no die named, a card named, or a die that is not what the clause is about
+    return Subject(first.ref, first.text, None, 1, "clause", first)
 
 
 def _about_a_class(text: str, q: Quantity, mentions: list[Mention]) -> bool:
@@ -324,10 +339,18 @@ def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference)
     prior = text[:q.start]
     i, j = prior.rfind("单向"), prior.rfind("双向")
     direction = None if i == j == -1 else ("单向" if i > j else "双向")
+    after = _DIRECTION_AFTER.match(text, q.end)  # "128 GB/s双向带宽"
+    if after:
+        direction = after.group(1)
+    scope, per = figure_scope(text, q.start, mentions, link)
     subj = Subject(link.ref, link.text, None, 1, "explicit", link)
     return [Draft(q.start, q.end, subj, "interconnect_bandwidth", _round(q.low if q.qualifier is not Qualifier.RANGE
                                                                           else [q.low, q.high]),
-                  "GB/s", q.qualifier, 1, direction, None, q.in_bits, q.resolution)]
+                  "GB/s", q.qualifier, 1, direction, None, q.in_bits, q.resolution, scope=Scope.LINK,
+                  scope_detail=per if scope is Scope.LINK else direction)]
+
+
+_DIRECTION_AFTER = re.compile(r"\s*(?:的)?\s*(单向|双向)")
 
 
 def _card_count(m: re.Match[str] | None) -> int | None:

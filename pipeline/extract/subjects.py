@@ -28,36 +28,23 @@ from .quantities import parse_number
 LEX = load_lexicon()
 
 SUBJECT_KINDS = frozenset({"product", "series"})
-# a GPU model name the reference does not know (昇腾910B, MI300A, H20, RX 7900 GRE): values after it are its own,
-# not the previous card's
-_MODEL_LIKE = re.compile(
-    r"(?<![A-Za-z0-9])(?:(?:昇腾|升腾|Ascend|Gaudi|Radeon\s?RX|Radeon|RX|RTX|GTX|Arc)\s?[A-Z]?\d{1,4}"
-    r"(?:\s?(?:XTX|XT|GRE|Ti|SUPER|Super)|[A-Z]{1,2})?|(?:MI|GB|GH)\d{2,3}[A-Z]?|(?!H26[456])[ABHLTVPKM]\d{2,4}[A-Z]?|"
-    r"\d{4}\s?(?:Ti|TI|SUPER|Super|D|GRE|XTX|XT))"
-    r"(?![A-Za-z0-9])")
-
-
-_CHIP_WORD = re.compile(r"\s*(?:核心|芯片|晶片|die|GPU\s*核心)", re.I)
-
-
-def unknown_models(text: str, mentions: list[Mention], start: int = 0, end: int | None = None) -> list[int]:
-    """Where model names that no mention covers start, between ``start`` and ``end`` (not those only compared)."""
-    covered = [(m.start, m.end) for m in mentions]
-    found = (Mention(u.start(), u.end(), u.group(0), "product", "")
-             for u in _MODEL_LIKE.finditer(text, start, len(text) if end is None else end))
-    return [u.start for u in found
-            if not any(s < u.end and u.start < e for s, e in covered) and not is_comparative(text, u)
-            and not _CHIP_WORD.match(text, u.end)]  # GB203核心 is a chip name, not a card
-
-
 @dataclass(frozen=True)
 class Subject:
     ref: str
     text: str
     variant: str | None = None
     multiplier: int = 1
-    via: str = "explicit"  # explicit | topic | pronoun | substitution
+    via: str = "explicit"  # how the owner was found: one of CERTAIN or UNCERTAIN below
     mention: Mention | None = None
+
+
+# How a figure's owner was found. A flag needs one of CERTAIN: the owner is named in the figure's clause (or is the
+# one card the sentence names before it), a pronoun or 分别 points at it, a table row or column names it, the topic
+# is unambiguous, or the article substitutes one card's GPU for another's. UNCERTAIN owners are guesses: the checker
+# says ``unverifiable`` (reason ``owner_uncertain``) instead of flagging them.
+CERTAIN = frozenset({"explicit", "clause", "comparison", "pronoun", "sentence", "respectively", "table",
+                     "substitution", "topic", "heading"})
+UNCERTAIN = frozenset({"sentence_guess", "topic_guess", "change_source"})
 
 
 @dataclass
@@ -70,13 +57,22 @@ class DocState:
     pending_multiplier: int | None = None
     substitutions: dict[str, Subject] = field(default_factory=dict)  # Y ref -> X (the article's card)
     named: set[str] = field(default_factory=set)
+    # the topic is unambiguous: the last sentence, paragraph or heading that set it named it alone, and no other
+    # product has been named since (see topic.py for paragraphs and headings)
+    topic_clear: bool = False
+    topic_from_heading: bool = False
+    headings: list[tuple[int, Subject | None, bool]] = field(default_factory=list)  # (level, topic, clear)
+    owners_seen: set[str] = field(default_factory=set)  # every product the article's sentences were about
 
 
 def is_comparative(text: str, m: Mention) -> bool:
-    """A product named only as a point of comparison: 比A100, 从A100的, 与A100相同, V100的两倍."""
+    """A product named only as a point of comparison: 比A100, 从A100的, 与A100相同, V100的两倍, vs A100, （作为对比，
+    A100为…）; or as the product another one derives from (A100的出口限制版)."""
     before = text[max(0, m.start - 4):m.start]
     after = text[m.end:m.end + 14]
-    if COMPARE_BEFORE.search(before):
+    if COMPARE_BEFORE.search(before) or _DERIVED.match(after):
+        return True
+    if _COMPARE_CLAUSE.search(text[max(0, m.start - 10):m.start]):
         return True
     if COMPARE_AFTER.match(after) and (COORD_BEFORE.search(before) or re.match(r"^\s*的?[^,;。]{0,6}倍", after)):
         return True
@@ -84,6 +80,8 @@ def is_comparative(text: str, m: Mention) -> bool:
 
 
 _WITH = re.compile(r"(?:和|与|跟|同)\s*$")
+_DERIVED = re.compile(rf"^\s*的\s*[^,;。]{{0,6}}?{LEX.alt('derived_product')}")
+_COMPARE_CLAUSE = re.compile(rf"{LEX.alt('compare_clause')}[,，:：\s]*$")
 _SAME_AS = re.compile(rf"^\s*{LEX.alt('same_as')}")
 _COPULA = LEX.regex("copula")
 _RELEASED = re.compile(rf"{LEX.alt('launch_verb')}了?\s*(?:新一代|全新的?|新款)?\s*$")
@@ -119,6 +117,17 @@ def multiplier_of(text: str, m: Mention) -> int:
     return 1
 
 
+_NOT_SAID_OF = re.compile(rf"{LEX.alt('compare_after')}|{LEX.alt('compare_before')}|倍|\d|[、和与及]", re.I)
+
+
+def _said_of(text: str, m: Mention, pos: int) -> bool:
+    """A compared card owns what its own clause says of it: "（作为对比，A100为312 TFLOPS）", "相比之下，A100的功耗为
+    400W" -- but not "与A100相同的80GB" or "比A100多2560个", where the figure is someone else's."""
+    cs, _ce = clause_bounds(text, m.start)
+    between = text[m.end:pos].replace(m.variant or "", "", 1)
+    return cs <= m.start and len(between) <= 16 and not _NOT_SAID_OF.search(between)
+
+
 def owns(text: str, m: Mention, pos: int) -> bool:
     """A comparison's product owns the value right after it: 从A100的600GB/s."""
     between = text[m.end:pos]
@@ -141,37 +150,56 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
     before = before or []
     pair = tuple(before[-2:]) if len(before) >= 2 else state.pair
     if word in _BOTH and len(before) == 1 and before[0].multiplier == 2:
-        return [before[0]]
+        return [_via(before[0], "pronoun")]
     if word in ("前者",) and pair:
-        return [pair[0]]
+        return [_via(pair[0], "pronoun")]
     if word in ("后者",) and pair:
-        return [pair[1]]
+        return [_via(pair[1], "pronoun")]
     if word in _BOTH and pair:
-        return list(pair)
+        return [_via(p, "pronoun") for p in pair]
     if word in ("它", "其"):
         if before:
-            return [before[-1]]
+            return [_via(before[-1], "pronoun")]
         if state.topic:
-            return [state.topic]
+            return [_via(state.topic, "topic" if state.topic_clear else "topic_guess")]
     return []
 
 
+_OPEN = re.compile(r"\s*[(（]\s*")
+_CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
+
+
+def _labelled(text: str, end: int, products: list[Mention]) -> Mention | None:
+    """The product named alone in brackets right after a value: "HBM3（H100）", "700W（H100 SXM5）"."""
+    opened = _OPEN.match(text, end)
+    if not opened:
+        return None
+    m = next((p for p in products if p.start == opened.end()), None)
+    return m if m is not None and _CLOSE.match(text, m.end) else None
+
+
+def _via(s: Subject, via: str) -> Subject:
+    return Subject(s.ref, s.text, s.variant, s.multiplier, via, s.mention)
+
+
 def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
-            exclude: Mention | None = None) -> list[Subject]:
-    """The subject(s) of a value at ``pos`` in sentence ``text`` (mentions are sentence-local)."""
+            exclude: Mention | None = None, end: int | None = None) -> list[Subject]:
+    """The subject(s) of a value at ``pos`` (ending at ``end``) in sentence ``text`` (mentions are sentence-local),
+    each with how it was found (``Subject.via``)."""
     products = [m for m in mentions if m.kind in SUBJECT_KINDS and m is not exclude]
+    labelled = _labelled(text, end, products) if end is not None else None
+    if labelled is not None:  # "GDDR6X（RTX 4090）": the card in brackets right after the value owns it
+        return [as_subject(text, labelled, "clause")]
     cs, ce = clause_bounds(text, pos)
-    unknown = unknown_models(text, mentions, 0, pos)
-    if unknown and not any(unknown[-1] < m.start < pos for m in products):
-        return []  # the nearest card named before the value is one the reference does not know
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
-            if is_comparative(text, item) and not owns(text, item, pos):
+            compared = is_comparative(text, item)
+            if compared and not (owns(text, item, pos) or _said_of(text, item, pos)):
                 continue
             group = _coordinated(text, item, products, pos)
-            return [_substituted(text, m, mentions, state) for m in group]
+            return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
@@ -181,7 +209,7 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     after = [m for m in products if pos <= m.start < ce and not is_comparative(text, m)
              and ("的" in text[pos:m.start] or _RELEASED.search(text[pos:m.start]))]
     if after:
-        return [_substituted(text, after[0], mentions, state)]
+        return [_substituted(text, after[0], mentions, state, "clause")]
     earlier = [m for m in products if m.end <= cs and not is_comparative(text, m)
                and not is_complement(text, m, products)]
     # a pronoun in an earlier clause, after the last card named there (…；后者采用GP104核心，只有8GB显存)
@@ -192,8 +220,13 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         if subj:
             return subj
     if earlier:
-        return [_substituted(text, earlier[-1], mentions, state)]
-    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic")] if state.topic else []
+        # the sentence's one card is its subject; with several, the last one named is only a guess
+        one = len({m.ref for m in earlier}) == 1
+        return [_substituted(text, earlier[-1], mentions, state, "sentence" if one else "sentence_guess")]
+    if state.topic is None:
+        return []
+    via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
+    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
@@ -223,13 +256,26 @@ def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]
     return named
 
 
-def _substituted(text: str, m: Mention, mentions: list[Mention], state: DocState) -> Subject:
+def _substituted(text: str, m: Mention, mentions: list[Mention], state: DocState, via: str = "explicit") -> Subject:
     """Y named as X's GPU (搭载…Y GPU, Y GPU配备…) stands for X, unless the sentence names X too."""
     x = state.substitutions.get(m.ref)
     if x is not None and AS_GPU.match(text[m.end:].replace(m.variant or "", "", 1)) and not any(
             o.ref == x.ref for o in mentions):
         return Subject(x.ref, m.text, x.variant, 1, "substitution", m)
-    return as_subject(text, m)
+    return as_subject(text, m, via)
+
+
+_SUBJECT_NAME = re.compile(r"\s*(?:架构|微架构|芯片|核心|GPU|die)?\s*"
+                           r"(?:的|有|拥有|包含|集成|采用|中|内|里|每|共有|上有)", re.I)
+_OPENING = re.compile(r"[^\s\d\W]", re.UNICODE)
+_FULL = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?", re.I)
+
+
+def is_the_subject(text: str, m: Mention) -> bool:
+    """"Hopper架构的SM有…", "AD102拥有…": an architecture or die that opens its clause and owns what follows (not
+    "架构: Hopper", where it is a card's value)."""
+    cs, _ce = clause_bounds(text, m.start)
+    return not _OPENING.search(_FULL.sub("", text[cs:m.start])) and bool(_SUBJECT_NAME.match(text, m.end))
 
 
 def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
@@ -246,11 +292,10 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
     for m in mentions:
         if m.kind == "product":
             state.named.add(m.ref)
-    unknown = unknown_models(text, mentions)
-    if unknown and (not subjects or unknown[0] < subjects[0].mention.start):  # type: ignore[union-attr]
-        state.topic = None  # the sentence is about a card the reference does not know
-        return
+    state.owners_seen.update(s.ref for s in subjects)
     if not subjects:
+        if any(is_the_subject(text, m) for m in mentions if m.kind in ("architecture", "chip")):
+            state.topic_clear = False  # the sentence is about an architecture or a die, not the topic's card
         return
     # "RTX 40系列的旗舰是RTX 4090": the card named as the series' flagship is what follows is about
     named = next((x for x in subjects[1:] if x.mention is not None
@@ -258,6 +303,8 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
     if named is not None:
         subjects = [named, *(x for x in subjects if x is not named)]
     state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
+    state.topic_clear = len(subjects) == 1 or named is not None
+    state.topic_from_heading = False
     if len(subjects) >= 2:
         state.pair = (subjects[0], subjects[1])
         state.discussed = [subjects[0], subjects[1]]

@@ -30,7 +30,7 @@ ATTRIBUTE_VALUES = frozenset({
     "tensor_cores", "cuda_cores", "stream_processors", "mig_instances", "cores", "effective_bandwidth",
     "interconnect_bandwidth", "link_bandwidth", "memory_bandwidth", "fp64", "tf32", "fp32", "bf16", "fp16", "fp8",
     "int8", "-", "memory_bus_width", "architecture", "gpu_chip", "memory_type", "memory_size", "tdp", "cache_size",
-    "launch_year",
+    "launch_year", "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores",
 })
 QUALIFIERS = frozenset({"up_to", "approx", "at_least", "at_most"})
 
@@ -47,6 +47,8 @@ _NONE: frozenset[str] = frozenset()
 ROLES: dict[str, RoleSpec] = {
     # attributes.csv: what a figure is a figure of
     "count_cue": RoleSpec("attributes", "a count's attribute, written after or before the number", ATTRIBUTE_VALUES),
+    "unit_count_cue": RoleSpec("attributes", "a count's attribute, only when written right after the number "
+                               "(128个SM; not '每个SM有4个…')", ATTRIBUTE_VALUES),
     "rate_cue": RoleSpec("attributes", "a bandwidth's kind", ATTRIBUTE_VALUES),
     "precision_cue": RoleSpec("attributes", "the precision of a TFLOPS/TOPS figure ('-': none the reference has)",
                               ATTRIBUTE_VALUES),
@@ -86,12 +88,19 @@ ROLES: dict[str, RoleSpec] = {
     # scopes.csv: what a figure is the figure of
     "per_card": RoleSpec("scopes", "a figure per card", frozenset({"product"})),
     "aggregate": RoleSpec("scopes", "a total over several cards", frozenset({"system"})),
+    "unit_name": RoleSpec("scopes", "a unit inside a chip; 每个<unit>, 1个<unit>：… make a figure per unit",
+                          frozenset({"SM", "CU", "partition", "TPC", "GPC", "stack", "die"})),
+    "per_link": RoleSpec("scopes", "before a figure: it is per link or per lane", frozenset({"per_link", "per_lane"})),
+    "full_chip": RoleSpec("scopes", "before a chip or card: the full die, not the product", _NONE),
+    "system_word": RoleSpec("scopes", "before a figure: a whole server, node, rack or cluster", _NONE),
     # hedges.csv
     "hedge_before": RoleSpec("hedges", "a qualifier written before the number", QUALIFIERS),
     "hedge_after": RoleSpec("hedges", "a qualifier written after the number", QUALIFIERS),
     # relations.csv: how names relate to figures and to each other
     "compare_after": RoleSpec("relations", "after a name: it is compared", _NONE),
     "compare_before": RoleSpec("relations", "before a name: it is compared", _NONE),
+    "compare_clause": RoleSpec("relations", "opens a clause whose cards are only compared (作为对比，A100为…)", _NONE),
+    "derived_product": RoleSpec("relations", "X的<word>: another product derived from X, not X", _NONE),
     "coordinator": RoleSpec("relations", "joins a name to the one before it", _NONE),
     "list_joiner": RoleSpec("relations", "joins list items", _NONE),
     "same_as": RoleSpec("relations", "after 和/与 X: X is compared", _NONE),
@@ -115,6 +124,10 @@ ROLES: dict[str, RoleSpec] = {
                               _NONE),
     "continuation_verb": RoleSpec("relations", "'，达到N': the verb of a clause that continues the one before it",
                                   _NONE),
+    # names.csv: product names by grammar, for cards the reference does not know (a vendor's series words, model
+    # number and suffixes); value: the vendor
+    "product_name": RoleSpec("names", "a product name the reference may not know", None),
+    "not_a_product": RoleSpec("names", "looks like a product name but is not one (a codec...)", _NONE),
     # variants.csv
     "variant_token": RoleSpec("variants", "after a model name: which variant", _NONE),
     "model_suffix": RoleSpec("variants", "after a model name: another model", _NONE),

@@ -36,7 +36,8 @@ ID_COLUMNS = {"vendors": "vendor_id", "products": "product_id", "series": "serie
               "terms": "term_id"}
 SPEC_KEY = ("product_id", "variant", "attribute", "scope")
 
-COUNT_ATTRIBUTES = ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances")
+COUNT_ATTRIBUTES = ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "sm_count", "compute_units",
+                    "rt_cores", "fp64_cores", "int32_cores")
 THROUGHPUT_ATTRIBUTES = ("fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8", "int4")
 TEXT_ATTRIBUTES = ("memory_type", "interface", "architecture", "gpu_chip")
 UNITS: dict[str, frozenset[str]] = {

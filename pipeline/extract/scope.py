@@ -1,0 +1,59 @@
+"""What a figure is the figure of: one card (``product``), a unit inside the chip (每个SM, 1个SM：…), a full die
+(完整的GH100), several GPUs (整机, 每节点, 8卡合计), a link (每条NVLink链路, 每条通道) or a family (an architecture).
+
+Scope comes from the words that say it (``pipeline/lexicon/scopes.csv``), never from the value: a number that
+happens to equal the full die's figure is still read as the card's unless the text says 完整.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..records import Mention, Scope
+from .cues import AGGREGATE, LEX, PER_CARD, clause_bounds
+
+_UNIT = LEX.alt("unit_name")
+# 每个SM有…, 单个CU…, 每个HBM堆栈…: the figure after it is per unit
+_PER_UNIT = re.compile(rf"(?:每|单)\s*(?:个|颗|一个)?\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
+# "1个SM：4个分区（…）", "SM内包含…", "一个SM包括…": the sentence lists what one unit holds
+_UNIT_SENTENCE = re.compile(
+    rf"^[\s\-*•#>]*(?:(?:1|一)\s*个\s*)?({_UNIT})\s*(?:中|内|里)?\s*(?:[:：=]|包含|包括|拥有|有|由)", re.I)
+_PER_LINK = [(v, p) for v, p in LEX.groups("per_link")]
+_FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
+_SYSTEM = LEX.regex("system_word")
+_BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
+
+
+def _unit_value(word: str) -> str | None:
+    return LEX.value_of("unit_name", word.strip())
+
+
+def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention | None,
+                 multiplier: int = 1) -> tuple[Scope, str | None]:
+    """The scope of the figure at ``start`` in sentence ``text`` whose owner (if named) is ``owner``."""
+    cs, _ce = clause_bounds(text, start)
+    left = text[cs:start]
+    if _BREAKDOWN.search(left):
+        return Scope.UNIT, "part"  # "128GB（2×64GB）": a part of the total before it
+    per_unit = [m for m in _PER_UNIT.finditer(left)]
+    if per_unit:
+        return Scope.UNIT, _unit_value(per_unit[-1].group(1))
+    opening = _UNIT_SENTENCE.match(text)
+    if opening and opening.end() <= start:
+        return Scope.UNIT, _unit_value(opening.group(1))
+    for value, pattern in _PER_LINK:
+        if pattern.search(left):
+            return Scope.LINK, value
+    if owner is not None and _FULL_CHIP.search(text[max(0, owner.start - 6):owner.start]):
+        return Scope.CHIP, owner.text
+    if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
+        return Scope.CHIP, None
+    if multiplier > 1:
+        return Scope.SYSTEM, str(multiplier)
+    if (_SYSTEM.search(left) or AGGREGATE.search(left)) and not PER_CARD.search(left):
+        return Scope.SYSTEM, None
+    if owner is not None and owner.kind == "chip":
+        return Scope.CHIP, owner.text
+    if owner is not None and owner.kind == "architecture":
+        return Scope.FAMILY, owner.text
+    return Scope.PRODUCT, None
