@@ -65,8 +65,8 @@ RANGES: dict[str, tuple[float, float]] = {
 # memory_bandwidth (GB/s) by the product's memory_type; "HBM" covers every HBM generation
 BANDWIDTH_BY_MEMORY: dict[str, tuple[float, float]] = {
     "GDDR5": (20, 600), "GDDR5X": (200, 600), "GDDR6": (100, 1100), "GDDR6X": (400, 1900),
-    "GDDR7": (500, 2000), "HBM": (200, 20000),  # HBM up to a superchip's two GPUs (GB200 16 TB/s)
-}
+    "GDDR7": (300, 2000), "HBM": (200, 20000),
+}  # GDDR7 from a 128-bit card (RTX 5060 Ti: 448 GB/s); HBM up to a superchip's two GPUs (GB200: 16 TB/s)
 ANY_MEMORY = (20, 10000)
 TERM_CATEGORIES = ("interconnect", "virtualization", "partitioning", "compute_unit", "memory", "cache",
                    "software", "architecture", "dataset", "benchmark", "model", "brand")
