@@ -9,14 +9,16 @@ from pipeline.records import Verdict
 from tests.claim_helpers import claims_for, find
 
 
-@pytest.mark.parametrize("text", [
-    "RTX 4070 Ti拥有7680个CUDA核心。",
-    "3060 Ti的显存为8GB。",
-    "RTX 4090 D的CUDA核心为14592个。",
-    "RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
+@pytest.mark.parametrize(("text", "base", "own"), [
+    ("RTX 4070 Ti拥有7680个CUDA核心。", "nvidia_rtx_4070", "nvidia_rtx_4070_ti"),
+    ("3060 Ti的显存为8GB。", "nvidia_rtx_3060", None),  # not in the reference: no claim at all
+    ("RTX 4090 D的CUDA核心为14592个。", "nvidia_rtx_4090", "nvidia_rtx_4090_d"),
+    ("RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。", "nvidia_rtx_4070", "nvidia_rtx_4070_super"),
 ])
-def test_a_suffixed_model_is_not_its_base_card(text: str) -> None:
-    assert not [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
+def test_a_suffixed_model_is_not_its_base_card(text: str, base: str, own: str | None) -> None:
+    claims = [c for c in claims_for(text) if c.attribute == "cuda_cores" or "8GB" in c.text]
+    assert not [c for c in claims if c.subject == base]
+    assert {c.subject for c in claims} == ({own} if own else set())
 
 
 def test_tesla_brand_versus_tesla_company() -> None:
