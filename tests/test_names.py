@@ -12,12 +12,13 @@ U, P = "unverifiable", "product"
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("RTX 4070 Ti拥有7680个CUDA核心。", [("7680个", "cuda_cores", "model:nvidia:4070ti", P, U)]),
-    ("3060 Ti的显存为8GB。", [("8GB", "memory_size", "model:nvidia:3060ti", P, U)]),
-    ("RTX 4090 D的CUDA核心为14592个。", [("14592个", "cuda_cores", "model:nvidia:4090d", P, U)]),
+    ("RTX 4070 Ti拥有7680个CUDA核心。", [("7680个", "cuda_cores", "nvidia_rtx_4070_ti", P, "supported")]),
+    ("3060 Ti的显存为8GB。", [("8GB", "memory_size", "model:nvidia:3060ti", P, U)]),  # not in the reference
+    ("RTX 4090 D的CUDA核心为14592个。", [("14592个", "cuda_cores", "nvidia_rtx_4090_d", P, "supported")]),
     ("RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
      [("12GB", "memory_size", "nvidia_rtx_4070", P, "supported"),
-      ("7168个", "cuda_cores", "model:nvidia:4070super", P, U)]),
+      ("7168个", "cuda_cores", "nvidia_rtx_4070_super", P, "supported")]),
+
 ])
 def test_a_suffixed_model_is_its_own_card_not_its_base_card(text: str, expected: list[tuple[str, ...]]) -> None:
     assert rows(claims_for(text)) == expected

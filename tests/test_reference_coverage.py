@@ -39,7 +39,8 @@ FAMILIES = {
     "amd_instinct":                 ("AMD Instinct加速卡参数速览",
                                      lambda p: p.vendor == "amd" and p.family == "Instinct"),
     "huawei_ascend":                ("华为昇腾加速卡参数速览", lambda p: p.vendor == "huawei"),
-    "intel_gaudi":                  ("英特尔Gaudi加速卡参数速览", lambda p: p.vendor == "intel"),
+    "intel":                        ("英特尔Gaudi加速卡与GPU参数速览", lambda p: p.vendor == "intel"),
+    "moore_threads":                ("摩尔线程显卡参数速览", lambda p: p.vendor == "mthreads"),
 }
 # fmt: on
 

@@ -83,8 +83,8 @@ SOURCE_OFFSET_CASES = [
      [("輝達", "vendor", "nvidia"), ("H100", "product", "nvidia_h100"), ("A100", "product", "nvidia_a100")]),
     ("ＲＴＸ　４０９０的显存为２４ＧＢ。Ｈ１００的功耗为７００Ｗ。",
      [("ＲＴＸ　４０９０", "product", "nvidia_rtx_4090"), ("Ｈ１００", "product", "nvidia_h100")]),
-    ("超微的ＭＩ３００Ｘ與輝達的Ｈ１００競爭。",
-     [("超微", "vendor", "amd"), ("ＭＩ３００Ｘ", "product", "amd_mi300x"), ("輝達", "vendor", "nvidia"),
+    ("超威的ＭＩ３００Ｘ與輝達的Ｈ１００競爭。",  # 超微 is Supermicro in mainland usage (vendors.csv)
+     [("超威", "vendor", "amd"), ("ＭＩ３００Ｘ", "product", "amd_mi300x"), ("輝達", "vendor", "nvidia"),
       ("Ｈ１００", "product", "nvidia_h100")]),
 ]
 # fmt: on

@@ -59,19 +59,19 @@ def test_dual_card_counts_two(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("昇腾910的功耗为310W。昇腾910B的功耗为400W。",
+    ("昇腾910的功耗为310W。昇腾310的功耗为8W。",
      [("310W", "tdp", "huawei_ascend_910", "product", "supported"),
-      ("400W", "tdp", "model:huawei:升腾910b", "product", "unverifiable")]),
-    ("MI300X显存192GB。MI300A的显存为128GB。",
+      ("8W", "tdp", "model:huawei:升腾310", "product", "unverifiable")]),
+    ("MI300X显存192GB。MI308X的显存为192GB。",
      [("192GB", "memory_size", "amd_mi300x", "product", "supported"),
-      ("128GB", "memory_size", "model:amd:mi300a", "product", "unverifiable")]),
-    ("A100显存80GB。H20的显存为96GB。它的功耗为400W。",
+      ("192GB", "memory_size", "model:amd:mi308x", "product", "unverifiable")]),
+    ("A100显存80GB。B300的显存为288GB。它的功耗为1100W。",
      [("80GB", "memory_size", "nvidia_a100", "product", "supported"),
-      ("96GB", "memory_size", "model:nvidia:h20", "product", "unverifiable"),
-      ("400W", "tdp", "model:nvidia:h20", "product", "unverifiable")]),
-    ("RX 7900 XT显存20GB。RX 7900 GRE的显存为16GB。",
+      ("288GB", "memory_size", "model:nvidia:b300", "product", "unverifiable"),
+      ("1100W", "tdp", "model:nvidia:b300", "product", "unverifiable")]),
+    ("RX 7900 XT显存20GB。RX 7650 GRE的显存为8GB。",
      [("20GB", "memory_size", "amd_rx_7900_xt", "product", "supported"),
-      ("16GB", "memory_size", "model:amd:rx7900gre", "product", "unverifiable")]),
+      ("8GB", "memory_size", "model:amd:rx7650gre", "product", "unverifiable")]),
 ])
 def test_a_card_the_reference_does_not_know_owns_its_figures(text: str, expected: list[tuple[str, ...]]) -> None:
     """A card the tables lack is still a product: its figures are its own (unverifiable), not the previous card's."""

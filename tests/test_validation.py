@@ -168,7 +168,7 @@ BROKEN = [
     ("implausible tdp", _set("specs", 19, value="4500"), SPECS, 19, "tdp must be within 10-1500 W", "4500"),
     ("bandwidth too high for GDDR6", _set("specs", 23, value="1664"), SPECS, 23,
      "memory_bandwidth must be within 100-1100 GB/s for GDDR6 memory", "1664"),
-    ("bandwidth too low for HBM", _set("specs", 6, value="155"), SPECS, 6, "200-10000 GB/s for HBM2e", "155"),
+    ("bandwidth too low for HBM", _set("specs", 6, value="155"), SPECS, 6, "200-20000 GB/s for HBM2e", "155"),
     ("launch year", _set("specs", 12, value="1989"), SPECS, 12, "1990-2030", "1989"),
     ("unknown attribute", _set("specs", 17, attribute="memory_speed"), SPECS, 17,
      "attribute must be one", "memory_speed"),

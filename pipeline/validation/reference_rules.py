@@ -31,14 +31,15 @@ OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
     "precisions": ("architecture", "precision", "supported", "source_url", "source_title"),
     "deprecated_apis": ("api", "replacement", "framework", "since", "note_zh", "source_url", "source_title"),
 }
-PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4")
+# SPARSITY: 2:4 structured sparsity in the matrix units (a feature listed beside the formats)
+PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "FP6", "FP4", "INT8", "INT4", "SPARSITY")
 ID_COLUMNS = {"vendors": "vendor_id", "products": "product_id", "series": "series_id", "links": "link_id",
               "terms": "term_id"}
 SPEC_KEY = ("product_id", "variant", "attribute", "scope")
 
 COUNT_ATTRIBUTES = ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "sm_count", "compute_units",
                     "rt_cores", "fp64_cores", "int32_cores")
-THROUGHPUT_ATTRIBUTES = ("fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8", "int4")
+THROUGHPUT_ATTRIBUTES = ("fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "fp6", "fp4", "int8", "int4")
 TEXT_ATTRIBUTES = ("memory_type", "interface", "architecture", "gpu_chip")
 UNITS: dict[str, frozenset[str]] = {
     **{a: frozenset({""}) for a in COUNT_ATTRIBUTES},
@@ -59,14 +60,14 @@ WHOLE_NUMBER_ATTRIBUTES = frozenset({*COUNT_ATTRIBUTES, "launch_year", "memory_b
 RANGES: dict[str, tuple[float, float]] = {
     **{a: (0, 30000) for a in COUNT_ATTRIBUTES},
     "tdp": (10, 1500),
-    "memory_size": (1, 300),
+    "memory_size": (1, 1000),  # a superchip (GB200: 2 GPUs) holds more than one card
     "launch_year": (1990, 2030),
 }
 # memory_bandwidth (GB/s) by the product's memory_type; "HBM" covers every HBM generation
 BANDWIDTH_BY_MEMORY: dict[str, tuple[float, float]] = {
     "GDDR5": (20, 600), "GDDR5X": (200, 600), "GDDR6": (100, 1100), "GDDR6X": (400, 1900),
-    "GDDR7": (500, 2000), "HBM": (200, 10000),
-}
+    "GDDR7": (300, 2000), "HBM": (200, 20000),
+}  # GDDR7 from a 128-bit card (RTX 5060 Ti: 448 GB/s); HBM up to a superchip's two GPUs (GB200: 16 TB/s)
 ANY_MEMORY = (20, 10000)
 TERM_CATEGORIES = ("interconnect", "virtualization", "partitioning", "compute_unit", "memory", "cache",
                    "software", "architecture", "dataset", "benchmark", "model", "brand")
