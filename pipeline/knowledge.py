@@ -90,7 +90,7 @@ FACT_COLUMNS: dict[str, tuple[FactColumn, ...]] = {
         _n("nvlink_per_gpu_gbs", "interconnect_bandwidth", "GB/s", "bidirectional", "GPU"),
         _n("nvlink_total_gbs", "interconnect_bandwidth", "GB/s", "bidirectional"),
         _n("nvswitch_count", "nvswitch_count"), _n("power_w", "tdp", "W"), _n("launch_year", "launch_year"),
-        _n("fp8_pflops", "fp8", "PFLOPS", "sparse"), _n("fp4_pflops", "fp4", "PFLOPS", "sparse"),
+        _n("fp8_tflops", "fp8", "TFLOPS", "sparse"), _n("fp4_tflops", "fp4", "TFLOPS", "sparse"),
     ),
     "links": (
         _n("transfer_rate_gts", "transfer_rate", "GT/s", per="lane"),

@@ -44,8 +44,8 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("pin_rate", "lane"): (0.1, 64), ("memory_bus_width", "*"): (8, 4096), ("memory_bandwidth", "*"): (1, 5000),
     ("memory_size", "*"): (0.1, 128), ("stack_height", "*"): (1, 24),
     ("gpu_count", ""): (1, 100000), ("cpu_count", ""): (0, 100000), ("memory_size", ""): (1, 10_000_000),
-    ("nvswitch_count", ""): (0, 10000), ("tdp", ""): (100, 10_000_000), ("fp8", ""): (0.1, 1_000_000),
-    ("fp4", ""): (0.1, 1_000_000),
+    ("nvswitch_count", ""): (0, 10000), ("tdp", ""): (100, 10_000_000), ("fp8", ""): (1, 10_000_000),
+    ("fp4", ""): (1, 10_000_000),
     ("transfer_rate", "lane"): (0.1, 512), ("lanes", ""): (1, 64), ("lanes", "link"): (1, 32),
     ("links_per_gpu", ""): (1, 64),
     ("interconnect_bandwidth", "lane"): (0.01, 128), ("interconnect_bandwidth", "link"): (0.1, 2000),
@@ -215,7 +215,8 @@ def alias_messages(ref: _Tables, table: str) -> list[str]:
             clashes = []
             for key, alias in names.items():
                 first = owners.setdefault(key, owner)
-                if first[0] != name and not _same(first, owner):
+                # products and series check clashes among themselves already (reference_rules._alias_messages)
+                if not _same(first, owner) and (first[0] != name or name not in ("products", "series")):
                     clashes.append(f"alias {alias!r} also names {first[1]} in {first[0]}.csv")
             if name == table:
                 mine.append("; ".join(clashes))
