@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from .check_scoped import check_scoped
 from .config import Tolerance
 from .normalize import normalize_key
 from .records import Check, Claim, Qualifier, Reason, Scope, Verdict
@@ -222,29 +223,12 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
     if not check.verdict.is_flag or claim.attribute == "code":
         return check
     name = ref.name(claim.subject or "")
-    link_figure = claim.scope is Scope.LINK and claim.subject in ref.links and claim.scope_detail not in (
-        "per_link", "per_lane")
-    if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1 and not link_figure:
-        return Check(Verdict.UNVERIFIABLE, f"文中“{_stated(claim)}”是{_scope_zh(claim)}的数值，不是{name}整卡的规格，"
-                     "参考表没有对应的数据，无法核实。", check.expected, check.source, check.source_title,
-                     Reason.SCOPE_NOT_PRODUCT)
     if claim.extra.get("via", "explicit") in UNCERTAIN_OWNER:
         attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{_stated(claim)}”属于哪张卡；若指{name}，其{attr_zh}"
                      f"应为{check.expected or '（参考表无数据）'}。归属不明，不作判断。", check.expected, check.source,
                      check.source_title, Reason.OWNER_UNCERTAIN)
     return check
-
-
-_SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
-             Scope.FAMILY: "架构或产品系列"}
-
-
-def _scope_zh(claim: Claim) -> str:
-    label = _SCOPE_ZH.get(claim.scope, claim.scope.value)
-    if claim.scope is Scope.UNIT and claim.scope_detail:
-        return f"每个{claim.scope_detail}"
-    return label
 
 
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
@@ -256,8 +240,10 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         from .concept_check import check_concept
 
         return check_concept(claim, ref)
-    if claim.attribute == "interconnect_bandwidth" and claim.subject in ref.links:
-        return _check_link(claim, ref, tol)
+    if claim.subject in ref.links and claim.scope is Scope.PRODUCT:
+        claim = replace(claim, scope=Scope.LINK)
+    if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1:
+        return check_scoped(claim, ref, tol)
     if claim.attribute == "interface":
         return _check_interface(claim, ref)
     name = ref.name(claim.subject or "")
@@ -417,34 +403,6 @@ def _check_interface(claim: Claim, ref: Reference) -> Check:
                      hit[0].source_title)
     return Check(Verdict.CONTRADICTED, f"{name}的接口应为{expected}，文中“{_stated(claim)}”不正确。", expected,
                  rows[0].source_url, rows[0].source_title)
-
-
-def _check_link(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
-    link = ref.links[claim.subject or ""]
-    options: list[tuple[str, float]] = []
-    if link.per_direction and claim.detail != "双向":
-        options.append(("单向", link.per_direction))
-    if link.bidirectional and claim.detail != "单向":
-        options.append(("双向", link.bidirectional))
-    if not options:
-        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{link.name}的带宽数据，无法核实。")
-    # the usual marketing figures round up (PCIe 4.0 x16: 32/64 GB/s for 31.5/63; NVIDIA quotes "PCIe Gen4: 64 GB/s"):
-    # within 5% of the exact figure, however finely the number is written
-    loose = Tolerance(tol.exact, max(tol.exact_rate, 0.05), max(tol.approx, 0.1))
-    claim = replace(claim, extra={**claim.extra, "resolution": 0.0})
-    expected = "；".join(f"{d}约 {fmt(v)} GB/s" for d, v in options)
-    fits = numeric_fits(claim, [v for _d, v in options], loose)
-    if fits:
-        return Check(Verdict.SUPPORTED, f"{link.name}的带宽为{expected}，与文中所述相符。", expected,
-                     link.source_url, link.source_title)
-    reason = ""
-    if claim.extra.get("bits") and isinstance(claim.value, (int, float)) and numeric_fits(
-            replace(claim, value=float(claim.value) * 8), [v for _d, v in options], loose):
-        reason = "（疑似把 GB/s（字节）写成了 Gb/s（比特），两者相差 8 倍）"
-    elif claim.detail == "单向" and link.bidirectional and numeric_fits(claim, [link.bidirectional], loose):
-        reason = "（文中数值是双向合计带宽，单向只有一半）"
-    return Check(Verdict.CONTRADICTED, f"{link.name}的带宽应为{expected}，文中“{_stated(claim)}”不正确{reason}。",
-                 expected, link.source_url, link.source_title)
 
 
 def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | None = None,

@@ -12,7 +12,16 @@ from . import cues
 from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number
 from .scope import figure_scope
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, is_the_subject, resolve
+from .subjects import (
+    SUBJECT_KINDS,
+    DocState,
+    Subject,
+    as_subject,
+    is_comparative,
+    is_the_subject,
+    multiplier_of,
+    resolve,
+)
 
 _FORM_HINT = cues.LEX.regex("variant_token")
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
@@ -41,7 +50,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if attribute is None or _not_a_spec(text, q):
             continue
         decided[q.kind] = (attribute, detail)
-        if attribute == "link_bandwidth":
+        if attribute == "link_bandwidth" or (attribute == "interconnect_bandwidth"
+                                             and _said_of_a_link(text, q, mentions)):
             out.extend(_link_draft(text, q, mentions, ref))
             continue
         if _about_a_class(text, q, mentions):
@@ -62,7 +72,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                         "compute_units", "rt_cores", "fp64_cores", "int32_cores",
                         "memory_bus_width") and not isinstance(value, list):
                 value, unit = int(value), None
-            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier)
+            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
+                                               _sentence_cards(text, mentions, state, unbound))
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
                              q.written_unit, scope, scope_detail))
@@ -108,6 +119,12 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
             out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
     return out
+
+
+def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound: re.Match[str] | None) -> int | None:
+    """How many cards the sentence speaks of: 8卡V100, 八张卡, or a count announced before (四张卡合计如下:)."""
+    counts = [multiplier_of(text, m) for m in mentions if m.kind in SUBJECT_KINDS]
+    return max(counts, default=1) if max(counts, default=1) > 1 else _card_count(unbound) or state.pending_multiplier
 
 
 def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
@@ -329,13 +346,20 @@ def _blank_names(text: str, mentions: list[Mention]) -> str:
     return "".join(chars)
 
 
+def _said_of_a_link(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+    """"NVLink 5.0：900GB/s", "第四代NVLink每条链路50GB/s": a link standard is the last thing named in the figure's
+    clause, with no card after it, so the figure is the link's (per GPU, or per link when the text says so)."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    named = [m for m in mentions if cs <= m.start and m.end <= q.start
+             and m.kind in ("link", "architecture", "chip", *SUBJECT_KINDS)]
+    return bool(named) and named[-1].kind == "link" and not any(m.kind in SUBJECT_KINDS for m in named)
+
+
 def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> list[Draft]:
     links = [m for m in mentions if m.kind == "link" and m.end <= q.start]
     if not links:
         return []
     link = links[-1]
-    if not re.search(r"PCI", ref.links[link.ref].name, re.I):
-        return []
     prior = text[:q.start]
     i, j = prior.rfind("单向"), prior.rfind("双向")
     direction = None if i == j == -1 else ("单向" if i > j else "双向")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..records import Mention, Scope
-from .cues import AGGREGATE, LEX, PER_CARD, clause_bounds
+from .cues import LEX, PER_CARD, clause_bounds
 
 _UNIT = LEX.alt("unit_name")
 # 每个SM有…, 单个CU…, 每个HBM堆栈…: the figure after it is per unit
@@ -22,6 +22,7 @@ _PER_LINK = [(v, p) for v, p in LEX.groups("per_link")]
 _FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _SYSTEM = LEX.regex("system_word")
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
+_FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
 
 
 def _unit_value(word: str) -> str | None:
@@ -29,12 +30,16 @@ def _unit_value(word: str) -> str | None:
 
 
 def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention | None,
-                 multiplier: int = 1) -> tuple[Scope, str | None]:
-    """The scope of the figure at ``start`` in sentence ``text`` whose owner (if named) is ``owner``."""
+                 multiplier: int = 1, cards: int | None = None) -> tuple[Scope, str | None]:
+    """The scope of the figure at ``start`` in sentence ``text`` whose owner (if named) is ``owner``; ``cards`` is
+    how many cards the sentence speaks of, when it says."""
     cs, _ce = clause_bounds(text, start)
     left = text[cs:start]
-    if _BREAKDOWN.search(left):
-        return Scope.UNIT, "part"  # "128GB（2×64GB）": a part of the total before it
+    factor = _FACTOR.search(left)
+    if factor:  # "8 × 80GB = 640GB", "256GB（8 × 32GB）": one card's figure, or a part of one card's total
+        n = int(factor.group(1))
+        inside = _BREAKDOWN.search(left)
+        return (Scope.UNIT, "part") if inside and n != cards else (Scope.PRODUCT, None)
     per_unit = [m for m in _PER_UNIT.finditer(left)]
     if per_unit:
         return Scope.UNIT, _unit_value(per_unit[-1].group(1))
@@ -50,8 +55,8 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, None
     if multiplier > 1:
         return Scope.SYSTEM, str(multiplier)
-    if (_SYSTEM.search(left) or AGGREGATE.search(left)) and not PER_CARD.search(left):
-        return Scope.SYSTEM, None
+    if _SYSTEM.search(left) and not PER_CARD.search(left):
+        return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)
     if owner is not None and owner.kind == "chip":
         return Scope.CHIP, owner.text
     if owner is not None and owner.kind == "architecture":

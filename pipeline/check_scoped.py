@@ -1,0 +1,150 @@
+"""Claims about something other than one card, checked against the knowledge tables (``Reference.facts``): a full die
+(完整的GH100有144个SM), a unit inside a chip (每个SM有128个CUDA核心), an architecture (Hopper架构于2022年发布) and a
+link standard (PCIe 4.0 x16 单向32GB/s, NVLink 4.0 每个GPU 900GB/s, 每条链路50GB/s).
+
+What the tables lack is ``unverifiable`` with reason ``scope_not_product`` (a figure of that scope the reference does
+not tabulate) or ``no_reference_value``; a flag is raised only against a row of the same scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .config import Tolerance
+from .records import Check, Claim, Reason, Scope, Verdict
+from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
+
+# per-unit counts under the names the chips and architectures tables use
+_PER_UNIT_NAMES = {"cuda_cores": ("cuda_cores", "fp32_cores"), "stream_processors": ("stream_processors", "fp32_cores")}
+# which unit words name which per-unit key of Reference.facts
+_PER = {"SM": "SM", "CU": "CU", "partition": "partition", "stack": "stack", "per_link": "link", "per_lane": "lane"}
+_SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
+             Scope.FAMILY: "架构"}
+_UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
+            "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分", "per_link": "每条链路", "per_lane": "每条通道"}
+# the marketing figure of GPU links is the total of both directions; a figure without 单向/双向 is read as that total
+_TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
+
+
+def scope_label(claim: Claim) -> str:
+    """'每个SM', '完整芯片', '链路'... for the explanation."""
+    if claim.scope_detail in _UNIT_ZH:
+        return _UNIT_ZH[claim.scope_detail]
+    return _SCOPE_ZH.get(claim.scope, claim.scope.value)
+
+
+def _entity(claim: Claim, ref: Reference) -> str | None:
+    """The id whose facts the claim is about: a chip, an architecture, a link, or a product (for its chip's units)."""
+    subject = claim.subject or ""
+    if subject in ref.products:
+        if claim.scope is Scope.CHIP:
+            chips = ref.chips_of(subject)
+            return chips[0] if len(chips) == 1 else None
+        return subject
+    if subject in ref.links:
+        return subject
+    found = ref.entity(subject)
+    return found.id if found is not None else None
+
+
+def _rows(claim: Claim, ref: Reference, entity: str) -> list[SpecRow]:
+    per = "" if claim.scope in (Scope.CHIP, Scope.FAMILY) else _PER.get(claim.scope_detail or "", "")
+    if claim.scope is Scope.UNIT and not per:
+        return []  # a die, a part, a TPC or GPC: not tabulated per unit
+    names = _PER_UNIT_NAMES.get(claim.attribute, (claim.attribute,)) if per else (claim.attribute,)
+    rows = next((r for r in (ref.facts(entity, n, per) for n in names) if r), [])
+    if claim.attribute == "cache_size" and claim.detail:
+        rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
+    if claim.attribute == "interconnect_bandwidth":
+        rows = _directed(claim, ref, entity, rows)
+    return rows
+
+
+def _directed(claim: Claim, ref: Reference, entity: str, rows: list[SpecRow]) -> list[SpecRow]:
+    if claim.detail == "单向":
+        return [r for r in rows if r.scope == "per_direction"]
+    if claim.detail == "双向":
+        return [r for r in rows if r.scope == "bidirectional"]
+    if entity.startswith(_TOTAL_QUOTED):
+        return [r for r in rows if r.scope == "bidirectional"]
+    return rows
+
+
+def _value(claim: Claim, row: SpecRow) -> float | None:
+    """The claim's value in the row's unit (cache sizes: KB rows against MB claims)."""
+    if not isinstance(claim.value, (int, float)):
+        return None
+    v = float(claim.value)
+    if claim.unit == "MB" and row.unit == "KB":
+        return v * 1000
+    return v
+
+
+def _fmt(row: SpecRow) -> str:
+    from .check import fmt
+
+    value = row.value if isinstance(row.value, str) else fmt(float(row.value))
+    return f"{value} {row.unit}".strip()
+
+
+def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
+    """The verdict on a claim whose scope is not one card."""
+    from .check import numeric_fits
+
+    entity = _entity(claim, ref)
+    label = scope_label(claim)
+    name = ref.name(claim.subject or "")
+    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    rows = _rows(claim, ref, entity) if entity and claim.scope is not Scope.SYSTEM else []
+    if not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
+        return Check(Verdict.UNVERIFIABLE, f"文中“{claim.text.strip()}”是{name}{label}的{attr_zh}，"
+                     "参考表没有这一口径的数据，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
+    loose = tol if claim.scope is not Scope.LINK else Tolerance(tol.exact, max(tol.exact_rate, 0.05), tol.approx)
+    as_written = replace(claim, extra={**claim.extra, "resolution": 0.0}) if claim.scope is Scope.LINK else claim
+    fits = [r for r in rows if (v := _value(claim, r)) is not None
+            and numeric_fits(replace(as_written, value=v), [float(r.value)], loose)]
+    expected = "；".join(dict.fromkeys(_fmt(r) for r in rows))
+    first = (fits or rows)[0]
+    where = f"{name}{label}的{attr_zh}"
+    if fits:
+        return Check(Verdict.SUPPORTED, f"{where}为{expected}，与文中所述相符。", expected, first.source_url,
+                     first.source_title)
+    other = _other_link(claim, ref, entity, loose) if claim.scope is Scope.LINK else None
+    if other is not None:
+        return Check(Verdict.MISATTRIBUTED, f"{where}应为{expected}；文中“{claim.text.strip()}”是{other}的数值。",
+                     expected, first.source_url, first.source_title)
+    why = _why(claim, rows, loose)
+    return Check(Verdict.CONTRADICTED, f"{where}应为{expected}，文中“{claim.text.strip()}”不正确{why}。", expected,
+                 first.source_url, first.source_title)
+
+
+def _why(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> str:
+    """A likely cause of a wrong link figure: bits written for bytes, or the total given as one direction."""
+    from .check import numeric_fits
+
+    if not isinstance(claim.value, (int, float)):
+        return ""
+    as_written = replace(claim, extra={**claim.extra, "resolution": 0.0})
+    if claim.extra.get("bits") and numeric_fits(replace(as_written, value=float(claim.value) * 8),
+                                                 [float(r.value) for r in rows], tol):
+        return "（疑似把 GB/s（字节）写成了 Gb/s（比特），两者相差 8 倍）"
+    if claim.detail == "单向" and any(numeric_fits(replace(as_written, value=float(claim.value) / 2), [float(r.value)],
+                                                 tol) for r in rows):
+        return "（文中数值是双向合计带宽，单向只有一半）"
+    return ""
+
+
+def _other_link(claim: Claim, ref: Reference, entity: str, tol: Tolerance) -> str | None:
+    """Another generation of the same link whose figure the stated one is (NVLink 5.0 given NVLink 4.0's 900 GB/s)."""
+    from .check import numeric_fits
+
+    family = entity.rsplit("_", 1)[0]
+    per = _PER.get(claim.scope_detail or "", "")
+    as_written = replace(claim, extra={**claim.extra, "resolution": 0.0})
+    for other in sorted(ref.links):
+        if other == entity or other.rsplit("_", 1)[0] != family:
+            continue
+        rows = _directed(claim, ref, other, ref.facts(other, "interconnect_bandwidth", per))
+        if any(numeric_fits(as_written, [float(r.value)], tol) for r in rows):
+            return ref.links[other].name
+    return None
