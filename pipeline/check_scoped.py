@@ -8,6 +8,7 @@ not tabulate) or ``no_reference_value``; a flag is raised only against a row of 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .config import Tolerance
@@ -22,6 +23,7 @@ _SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "�
              Scope.FAMILY: "架构"}
 _UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
             "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分", "per_link": "每条链路", "per_lane": "每条通道"}
+_UNIFIED = re.compile(r"统一内存|统一显存|CPU|LPDDR|Grace", re.I)
 # the marketing figure of GPU links is the total of both directions; a figure without 单向/双向 is read as that total
 _TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
 
@@ -36,6 +38,9 @@ def scope_label(claim: Claim) -> str:
 def _entity(claim: Claim, ref: Reference) -> str | None:
     """The id whose facts the claim is about: a chip, an architecture, a link, or a product (for its chip's units)."""
     subject = claim.subject or ""
+    if claim.scope is Scope.SYSTEM:  # "GB200 NVL72": the system the text names, if the systems table has it
+        found = ref.entity(claim.scope_detail or "")
+        return found.id if found is not None and found.kind == "system" else None
     if subject in ref.products:
         if claim.scope is Scope.CHIP:
             chips = ref.chips_of(subject)
@@ -55,6 +60,8 @@ def _rows(claim: Claim, ref: Reference, entity: str) -> list[SpecRow]:
     rows = next((r for r in (ref.facts(entity, n, per) for n in names) if r), [])
     if claim.attribute == "cache_size" and claim.detail:
         rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
+    if claim.attribute == "memory_size" and not _UNIFIED.search(claim.sentence):
+        rows = [r for r in rows if r.scope != "unified"]  # GPU memory, unless the text adds the CPU's
     if claim.attribute == "interconnect_bandwidth":
         rows = _directed(claim, ref, entity, rows)
     return rows
@@ -94,8 +101,10 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     entity = _entity(claim, ref)
     label = scope_label(claim)
     name = ref.name(claim.subject or "")
+    if claim.scope is Scope.SYSTEM and entity:
+        name, label = ref.name(entity), ""
     attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
-    rows = _rows(claim, ref, entity) if entity and claim.scope is not Scope.SYSTEM else []
+    rows = _rows(claim, ref, entity) if entity else []
     if not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
         return Check(Verdict.UNVERIFIABLE, f"文中“{claim.text.strip()}”是{name}{label}的{attr_zh}，"
                      "参考表没有这一口径的数据，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)

@@ -54,6 +54,7 @@ RUNS_A_MODEL = _re(rf"{_W('model_verb')}[^,;。]{{0,6}}?\d+(?:\.\d+)?\s*[BbMm](?
 # power that is not the card's rated figure: the whole machine, a PSU, a raised power limit, a factory-overclocked card
 NOT_RATED_POWER = _re(rf"{_W('not_rated_power')}[^,;。]{{0,14}}$")
 NEGATION = LEX.regex("negation")
+NEGATION_AFTER = LEX.regex("negation_after")
 PER_CARD = LEX.regex("per_card")
 AGGREGATE = LEX.regex("aggregate")
 COMPARE_AFTER = _re(rf"^\s*(?:的)?[^,;。]{{0,6}}(?:{_W('compare_after')}|[\d.两二三四五六七八九十]+倍)")
@@ -82,6 +83,17 @@ ARCH_BEFORE = _re(rf"({_W('arch_verb')})\s*(?:了)?\s*$")
 CHIP_AFTER = _re(rf"^\s*{_W('chip_noun')}")
 CHIP_BEFORE = _re(rf"({_W('chip_verb')})\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
 PREVIOUS_GEN = _re(rf"({_W('previous_gen')})[^,;。]{{0,4}}$")
+
+
+# a turn in the clause ("虽然没有NVLink，但拥有24GB显存"): a negation before it does not reach what follows
+_CONTRAST = re.compile(r"但是|但|却|不过|然而|而(?!非|不是)")
+
+
+def negated(left: str) -> bool:
+    """A negation governs the figure right of ``left`` (the clause up to it): 不是48GB, 没有24GB; but not 24GB而非48GB
+    (the negation comes after it) nor 虽然没有NVLink但拥有24GB (a turn comes between)."""
+    turns = [m.end() for m in _CONTRAST.finditer(left)]
+    return bool(NEGATION.search(left, turns[-1] if turns else 0))
 
 
 def clause_bounds(text: str, pos: int) -> tuple[int, int]:

@@ -220,8 +220,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
     if q.kind == "power":
         cs, ce = cues.clause_bounds(text, q.start)
         left = text[cs:q.start]
-        if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (cues.NOT_RATED_POWER.search(left)
-                                                         and not cues.PER_CARD.search(left)):
+        not_rated = cues.NOT_RATED_POWER.search(left)
+        if not_rated and any(m.kind in SUBJECT_KINDS and m.start > cs + not_rated.end() + 1 for m in mentions):
+            not_rated = None  # "Ada平台的RTX 4090功耗为450W": the card named after the word owns the figure
+        if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (not_rated and not cues.PER_CARD.search(left)):
             return None, None
         # "4080建议750W电源，4070用650W就够": after a power-supply figure, a bare wattage is one too
         if re.search(r"电源|PSU", text[:cs], re.I) and not cues.POWER_CUE.search(text[cs:ce]):
@@ -257,13 +259,24 @@ def _not_a_spec(text: str, q: Quantity) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
     clause = text[cs:ce]
-    if q.kind == "rate" and cues.NOT_THE_CARDS_RATE.search(clause):
-        return True  # network, storage or host links
+    if q.kind == "rate" and cues.NOT_THE_CARDS_RATE.search(clause) and not cues.link_named(clause):
+        return True  # network, storage or host links (an NVLink network is still NVLink)
     if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
             and cues.HOST_MEMORY.search(clause):
         return True  # the host's RAM (把部分层offload到64GB内存)
-    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.NEGATION.search(clause)
-                or cues.PREVIOUS_GEN.search(left) or cues.RUNS_A_MODEL.search(clause) or cues.MEASURED.search(left))
+    if cues.NEGATION_AFTER.search(text, q.end, ce):
+        return True  # "…的48GB版本传闻无关": denied after the figure
+    return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.negated(left) or _previous_generation(left)
+                or cues.RUNS_A_MODEL.search(left) or cues.MEASURED.search(left))
+
+
+def _previous_generation(left: str) -> bool:
+    """"前代有10240个…" is the previous generation's figure; "相比前代，提升到16384个" is not."""
+    hit = cues.PREVIOUS_GEN.search(left)
+    return bool(hit) and not _COMPARED_WITH.search(left[:hit.start()])
+
+
+_COMPARED_WITH = re.compile(r"(?:相比|相较|比起|对比|较之?|比)\s*(?:于)?\s*$")
 
 
 def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],

@@ -12,7 +12,8 @@ import re
 from ..records import Mention, Scope
 from .cues import LEX, PER_CARD, clause_bounds
 
-_UNIT = LEX.alt("unit_name")
+# unit names, longest first: "SMSP" is a partition, not an "SM" followed by "SP"
+_UNIT = "(?:" + "|".join(sorted(LEX.words("unit_name"), key=len, reverse=True)) + ")"
 # 每个SM有…, 单个CU…, 每个HBM堆栈…: the figure after it is per unit
 _PER_UNIT = re.compile(rf"(?:每|单)\s*(?:个|颗|一个)?\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
 # "1个SM：4个分区（…）", "SM内包含…", "一个SM包括…": the sentence lists what one unit holds
@@ -21,6 +22,7 @@ _UNIT_SENTENCE = re.compile(
 _PER_LINK = [(v, p) for v, p in LEX.groups("per_link")]
 _FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _SYSTEM = LEX.regex("system_word")
+_SYSTEM_AFTER = re.compile(rf"\s*({LEX.alt('system_word')})", re.I)
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
 _FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
 
@@ -55,6 +57,9 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, None
     if multiplier > 1:
         return Scope.SYSTEM, str(multiplier)
+    named_system = _SYSTEM_AFTER.match(text, owner.end) if owner is not None else None
+    if named_system:  # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it
+        return Scope.SYSTEM, f"{owner.text} {named_system.group(1)}".strip()
     if _SYSTEM.search(left) and not PER_CARD.search(left):
         return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)
     if owner is not None and owner.kind == "chip":

@@ -81,7 +81,8 @@ ROLES: dict[str, RoleSpec] = {
     "model_verb": RoleSpec("blockers", "running a model of some size", _NONE),
     "not_rated_power": RoleSpec("blockers", "a wattage that is not the card's rated power", _NONE),
     "psu_word": RoleSpec("blockers", "after a wattage: a power supply", _NONE),
-    "negation": RoleSpec("blockers", "the clause denies", _NONE),
+    "negation": RoleSpec("blockers", "before a figure (after any turn 但/却): the clause denies it", _NONE),
+    "negation_after": RoleSpec("blockers", "after a figure, in its clause: what came before is denied", _NONE),
     "previous_gen": RoleSpec("blockers", "the figure is the previous generation's", _NONE),
     "not_a_gpu": RoleSpec("blockers", "what a vendor made is not a GPU", _NONE),
     "not_the_card": RoleSpec("blockers", "a clause about a model's or data's memory", _NONE),
@@ -149,6 +150,7 @@ class Entry:
     expect: str
     file: str
     line: int
+    via: str = ""  # the @role this row was expanded from
 
     @property
     def where(self) -> str:
@@ -230,7 +232,7 @@ def _expand(entries: list[Entry]) -> list[Entry]:
             if e.value == "@" and s.value == "-":
                 continue  # a precision the reference has no figure for cues no column
             out.append(Entry(e.role, s.word, s.value if e.value == "@" else e.value, e.example, e.expect, e.file,
-                             e.line))
+                             e.line, e.word))
     return out
 
 
@@ -265,9 +267,23 @@ def problems(entries: tuple[Entry, ...]) -> list[str]:
         if key in seen and seen[key].line != e.line:
             out.append(f"{e.where}: duplicate of {seen[key].where}")
         seen.setdefault(key, e)
-        if e.example and not pattern.search(_normalise(e.example)):
+        if re.escape(e.word) == e.word and _normalise(e.word) != e.word:
+            out.append(f"{e.where}: word {e.word!r} never matches: text is matched after normalisation, write it as "
+                       f"{_normalise(e.word)!r}")
+        if e.example and not e.via and not pattern.search(_normalise(e.example)):
             out.append(f"{e.where}: word {e.word!r} does not occur in its example {e.example!r}")
+    for group in _expanded(entries).values():
+        if group[0].example and not any(re.search(g.word, _normalise(g.example), re.I) for g in group):
+            out.append(f"{group[0].where}: none of the words of {group[0].via} occurs in its example")
     return out
+
+
+def _expanded(entries: tuple[Entry, ...]) -> dict[tuple[str, int], list[Entry]]:
+    groups: dict[tuple[str, int], list[Entry]] = {}
+    for e in entries:
+        if e.via:
+            groups.setdefault((e.file, e.line), []).append(e)
+    return groups
 
 
 def _normalise(text: str) -> str:
