@@ -263,3 +263,29 @@ def test_a_kill_at_every_point_is_repaired(scene: Scene, tmp_path: Path) -> None
         print(f"  killed {point}: {outcome}")
     assert sum(outcomes.values()) == len(scene.points)
     assert outcomes["old set"] and outcomes["mixed"]
+
+
+@pytest.mark.parametrize("full_at", ["claims.csv", "index.html", "summary.md", ".report-index.json"])
+def test_a_full_disk_while_publishing_is_repaired(scene: Scene, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  full_at: str) -> None:
+    import errno
+
+    from pipeline.errors import RunFailed
+
+    out = tmp_path / "out"
+    shutil.copytree(scene.before, out)
+    real = pipeline.atomic._commit
+
+    def commit(tmp: Path, path: Path, durable: bool = True) -> None:
+        if path.name == full_at:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(tmp, path, durable)
+
+    with monkeypatch.context() as mp:
+        mp.setattr(pipeline.atomic, "_commit", commit)
+        with pytest.raises(RunFailed, match="No space left on device"):
+            run_once(scene.corpus, out)
+    assert not list(out.glob(".*.tmp"))
+    run_once(scene.corpus, out)
+    assert_consistent(out, V2)
+    assert comparable(outputs(out)) == comparable(scene.clean)
