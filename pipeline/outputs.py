@@ -23,6 +23,7 @@ from typing import Any
 
 from . import __version__
 from .config import Config
+from .ingest import OUTPUT_MARKER
 from .records import DocumentResult, Status
 from .reference import Reference
 from .store import decision_applies
@@ -159,7 +160,7 @@ class Outputs:
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
 
 
-MARKER = ".report-index.json"  # written last: the outputs beside it are complete (see the module docstring)
+MARKER = OUTPUT_MARKER  # written last: the outputs beside it are complete (see the module docstring)
 _MARKER_KEYS = frozenset({"_claims_sha256", "_run"})  # the marker's keys that are not doc_ids
 RUN_TABLES = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
 

@@ -222,6 +222,12 @@ def _passed_over(s: RunSummary) -> tuple[int, int]:
 
 
 def _check_out(corpus: Path, out: Path) -> None:
+    from .ingest import shown_name
+
+    for what, path in (("corpus folder", corpus), ("--out", out)):
+        if shown_name(str(path)) != str(path):
+            raise UsageError(f"the path of the {what} {shown_name(str(path))} is not valid UTF-8 text; rename it "
+                             "(names of files inside the corpus may be anything)")
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is a file, not a folder; pass the folder the reports go to")
     if corpus.is_dir() and os.path.realpath(out) == os.path.realpath(corpus):

@@ -196,3 +196,13 @@ def test_negative_workers_are_refused(corpus: Path, tmp_path: Path, quiet: bool)
         assert (line["event"], line["exit_code"]) == ("run_finished", 2) and "--workers" in line["error"]
         assert len(result.stderr.splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_a_corpus_folder_whose_name_is_not_utf8_is_refused_clearly(tmp_path: Path) -> None:
+    folder = os.path.join(os.fsencode(tmp_path), b"caf\xe9")
+    os.mkdir(folder)
+    with open(os.path.join(folder, b"a.txt"), "wb") as f:
+        f.write(ARTICLES["a.txt"].encode())
+    result = cli("run", os.fsdecode(folder), "--out", tmp_path / "out", "--no-state", "--quiet")
+    assert result.exit_code == 2, result.output
+    assert "caf\\xe9" in last_line(result)["error"] and "not valid UTF-8" in last_line(result)["error"]
