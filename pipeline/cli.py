@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
+import time
+import traceback
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 from .config import DEFAULT_REFERENCE_DIR, Config
 from .errors import FactCheckError
@@ -36,21 +40,40 @@ def _mount_review() -> None:
     app.add_typer(review_app, name="review", help="Record editors' decisions on flagged claims.")
 
 
-@app.command()
+class _RunCommand(TyperCommand):
+    """``run``, whose own usage errors (``--workers -1``) end like any failed run: under --quiet as the JSON line."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        quiet = any(a in ("--quiet", "-q") for a in args)
+        try:
+            return super().parse_args(ctx, args)
+        except Exception as e:  # click's UsageError (typer ships its own click): it has format_message
+            if not quiet or not hasattr(e, "format_message"):
+                raise
+            code = getattr(e, "exit_code", 2)
+            typer.echo(_failure_line(code, e.format_message(), _now(), time.monotonic(), None), err=True)
+            raise typer.Exit(code) from e
+
+
+@app.command(cls=_RunCommand)
 def run(
     corpus: Annotated[Path, typer.Argument(help="Folder of .txt/.md/.html articles (or one file).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Where reports and tables are written.")] = Path("reports"),
     reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,
-    workers: Annotated[int, typer.Option(help="Processes to use (default: all cores).")] = 0,
+    workers: Annotated[int, typer.Option(min=0, help="Processes to use (default 0: all cores).")] = 0,
     fail_on: Annotated[str, typer.Option(
         "--fail-on", help="Exit 3 when a new open claim has one of these verdicts, e.g. contradicted,misattributed.",
     )] = "",
     full: Annotated[bool, typer.Option("--full", help="Reprocess every document, not only new or changed ones.")
                     ] = False,
+    retry: Annotated[bool, typer.Option("--retry", help="Process again the documents that failed, though "
+                                        "nothing they depend on changed.")] = False,
     state: Annotated[Path | None, typer.Option(help="SQLite state file (default: OUT/state.sqlite).")] = None,
     no_state: Annotated[bool, typer.Option("--no-state", help="Keep no state: every run starts from nothing.")
                         ] = False,
     lock_timeout: Annotated[float, typer.Option(help="Seconds to wait for another run's lock.")] = 0.0,
+    follow_symlinks: Annotated[bool, typer.Option("--follow-symlinks", help="Read articles behind symbolic "
+                                                  "links that leave the corpus (skipped by default).")] = False,
     segments: Annotated[bool, typer.Option("--segments", help="Also write segments.jsonl (sentences, tokens).")
                         ] = False,
     max_seconds: Annotated[float, typer.Option(help="Per-document time limit.")] = 60.0,
@@ -59,44 +82,58 @@ def run(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")
                          ] = None,
     author: Annotated[str, typer.Option(help="Author named in ClaimReview exports.")] = "gpu-factcheck",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; print only the JSON summary line.")
-                     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but one JSON line on stderr at the "
+                                        "end (for logs).")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show the libraries' logs, and the "
+                                          "traceback when the run fails.")] = False,
 ) -> None:
     """Check every article under CORPUS and write reports to OUT.
 
     Exit codes: 0 all documents ok or skipped; 1 some documents had errors; 2 nothing processed (bad usage,
-    missing folder, invalid reference); 3 with --fail-on, a new open claim has a listed verdict.
+    missing folder or no articles, invalid reference, lock held); 3 with --fail-on, a new open claim has a listed
+    verdict; 4 the run itself failed (disk full, output folder not writable, internal error).
     """
     from .run import RunOptions
 
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("pipeline").setLevel(logging.WARNING if quiet else logging.INFO)
+    started, t0 = _now(), time.monotonic()
+    warnings = _setup_logging(quiet=quiet, verbose=verbose)
     verdicts = frozenset(v.strip() for v in fail_on.split(",") if v.strip())
     allowed = {"contradicted", "misattributed", "code_issue"}
-    if verdicts - allowed:
-        raise _fail(FactCheckError(f"--fail-on takes {', '.join(sorted(allowed))} (got {', '.join(verdicts)})"))
-    if engine not in ("local", "dask"):
-        raise _fail(FactCheckError("--engine is local or dask"))
-    config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
-                    write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
-                    author=author)
-    opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
-                      full=full, lock_timeout=lock_timeout, engine=engine, scheduler=scheduler)
     try:
+        if verdicts - allowed:
+            raise FactCheckError(f"--fail-on takes {', '.join(sorted(allowed))} (got {', '.join(verdicts)})")
+        if engine not in ("local", "dask"):
+            raise FactCheckError("--engine is local or dask")
+        config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
+                        write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
+                        author=author)
+        opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
+                          full=full, retry=retry, follow_symlinks=follow_symlinks, lock_timeout=lock_timeout,
+                          engine=engine, scheduler=scheduler)
         summary = _run_with_progress(opts, quiet)
     except FactCheckError as e:
-        raise _fail(e) from e
-    if quiet:
-        typer.echo(summary.line())
-    else:
+        _end_failed(e.exit_code, str(e), e, quiet=quiet, verbose=verbose, started=started, t0=t0, out=out)
+    except KeyboardInterrupt as e:
+        _end_failed(130, "interrupted; the outputs of the last complete run were left as they were", e,
+                    quiet=quiet, verbose=verbose, started=started, t0=t0, out=out)
+    except Exception as e:
+        _end_failed(4, f"internal error: {e!r}. The outputs of the last complete run were left as they were; run "
+                    "again with --verbose for the traceback and please report it.", e,
+                    quiet=quiet, verbose=verbose, started=started, t0=t0, out=out)
+    line = summary.line() if not warnings else json.dumps({**json.loads(summary.line()), "warnings": warnings},
+                                                          ensure_ascii=False, sort_keys=True)
+    if not quiet:
         v = summary.verdicts
+        passed_over = "".join(f", {n} {what}" for n, what in ((summary.other_files, "other files"),
+                                                            (summary.outside_links, "links leaving the corpus"))
+                              if n)
         typer.echo(
             f"{summary.documents} documents ({summary.processed} processed, {summary.carried_over} unchanged, "
-            f"{summary.skipped} skipped, {summary.errors} errors), {summary.claims} claims: "
+            f"{summary.skipped} skipped, {summary.errors} errors{passed_over}), {summary.claims} claims: "
             f"{v.get('contradicted', 0)} contradicted, {v.get('misattributed', 0)} misattributed, "
             f"{v.get('code_issue', 0)} code issues, {v.get('supported', 0)} supported, "
             f"{v.get('unverifiable', 0)} unverifiable -> {summary.out_dir}/index.html ({summary.seconds:.1f}s)")
-        typer.echo(summary.line(), err=True)
+    typer.echo(line, err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -115,6 +152,71 @@ def _run_with_progress(opts, quiet: bool):  # type: ignore[no-untyped-def]
             bar.update(task, completed=i, total=total, description=f"checking {result.doc_id[:40]}")
 
         return run_corpus(opts, progress=tick)
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _failure_line(code: int, error: str, started: str, t0: float, out: Path | None) -> str:
+    """The one JSON line of a run that did not complete (exit 2 or 4), shaped like the summary line."""
+    from . import __version__
+
+    record = {"event": "run_finished", "exit_code": code, "error": error, "started": started, "finished": _now(),
+              "seconds": round(time.monotonic() - t0, 3), "pipeline_version": __version__,
+              "out_dir": str(out) if out is not None else None}
+    return json.dumps(record, ensure_ascii=False, sort_keys=True)
+
+
+def _end_failed(code: int, error: str, exc: BaseException, *, quiet: bool, verbose: bool, started: str, t0: float,
+                out: Path) -> NoReturn:
+    if verbose:
+        traceback.print_exception(exc, file=sys.stderr)
+    if not quiet:
+        typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
+    typer.echo(_failure_line(code, error, started, t0, out), err=True)
+    raise typer.Exit(code) from None
+
+
+class _Collect(logging.Handler):
+    """Keeps our own warnings for the JSON line (--quiet prints nothing else)."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.into) < 50:
+            self.into.append(record.getMessage())
+
+
+def _ours(record: logging.LogRecord) -> bool:
+    return record.name == "pipeline" or record.name.startswith("pipeline.")
+
+
+def _setup_logging(*, quiet: bool, verbose: bool) -> list[str]:
+    """Our logs at INFO (WARNING and up into the JSON line under --quiet); the libraries' (great-expectations,
+    distributed, py.warnings ...) only with --verbose. Returns the list the quiet run's warnings go to."""
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "gpu_factcheck", False)]:
+        root.removeHandler(handler)
+    warnings: list[str] = []
+    handler: logging.Handler
+    if quiet and not verbose:
+        handler = _Collect(warnings)
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    if not verbose:
+        handler.addFilter(_ours)
+    handler.gpu_factcheck = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+    logging.getLogger("pipeline").setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)
+    logging.captureWarnings(True)
+    return warnings
 
 
 @app.command()

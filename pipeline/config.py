@@ -7,7 +7,18 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = PACKAGE_DIR.parent
-DEFAULT_REFERENCE_DIR = PROJECT_DIR / "reference"
+PACKAGED_REFERENCE = "_reference"  # the wheel's copy of the top-level reference/ (written by setup.py)
+
+
+def default_reference_dir(package_dir: Path = PACKAGE_DIR) -> Path:
+    """The checkout's ``reference/`` beside the package (the one source), else the copy shipped in the wheel."""
+    checkout = package_dir.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "reference").is_dir():
+        return checkout / "reference"
+    return package_dir / PACKAGED_REFERENCE
+
+
+DEFAULT_REFERENCE_DIR = default_reference_dir()
 
 ARTICLE_SUFFIXES: tuple[str, ...] = (".txt", ".md", ".markdown", ".html", ".htm")
 

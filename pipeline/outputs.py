@@ -1,6 +1,13 @@
 """The run's outputs, written as documents stream through: claims.jsonl, documents.jsonl, claimreview.jsonl,
 per-document reports (once their claims have passed the claims suite), claims.csv, index.html and summary.md;
-and what decides that nothing needs rewriting."""
+and what decides that nothing needs rewriting.
+
+They are published in an order that a crash at any point cannot make lie: first the data files (the three JSONL
+tables, the reports, claims.csv), then index.html and summary.md, then the reports of articles that are gone are
+removed, and last the marker ``.report-index.json``, which vouches that the set is complete and what it was made
+from. A run killed before the marker leaves the old marker, so the next run sees that the outputs are not its own
+and writes them again.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,7 @@ import hashlib
 import json
 import logging
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +23,7 @@ from typing import Any
 
 from . import __version__
 from .config import Config
+from .ingest import OUTPUT_MARKER
 from .records import DocumentResult, Status
 from .reference import Reference
 from .store import decision_applies
@@ -29,18 +38,19 @@ def now() -> str:
 class Outputs:
     """Streams results into claims.jsonl, documents.jsonl, claimreview.jsonl and per-document reports."""
 
-    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path, run_key: str) -> None:
+    def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path) -> None:
         from .atomic import AtomicJsonlWriter
         from .validation import ClaimsValidator
 
         self.out, self.ref, self.config, self.corpus = out, ref, config, corpus
         self.validator = ClaimsValidator()
         self.writers = [AtomicJsonlWriter(out / n) for n in ("claims.jsonl", "documents.jsonl", "claimreview.jsonl")]
-        self.index_path = out / ".report-index.json"
+        self.index_path = out / MARKER
         try:
-            self.old_index: dict[str, str] = json.loads(self.index_path.read_text(encoding="utf-8"))
+            old = json.loads(self.index_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            self.old_index = {}
+            old = {}
+        self.old_index: dict[str, str] = old if isinstance(old, dict) else {}
         self.index: dict[str, str] = {}
         self.pending: list[DocumentResult] = []
         self.rows: list[Any] = []  # one slim index line per document
@@ -49,7 +59,7 @@ class Outputs:
         self.decisions = store.decisions() if store else {}
         self.date = now()[:10]
         self.claims_hash = hashlib.sha256()
-        self.run_key = run_key
+        self.contents: list[tuple[str, str]] = []  # (doc_id, sha256) of every document, for the run key
 
     def __enter__(self) -> Outputs:
         for w in self.writers:
@@ -83,6 +93,7 @@ class Outputs:
         for obj in claimreview_objects(r, author=self.config.author, date_published=self.date):
             review_out.write(obj)
         self.claims += len(r.claims)
+        self.contents.append((r.doc_id, r.sha256))
         self.skipped += r.status is Status.SKIPPED
         self.errors += r.status is Status.ERROR
         fp = _report_fingerprint(r, self.ref)
@@ -110,43 +121,68 @@ class Outputs:
             log.error("claims table failed validation:\n%s", problems.summary())
 
     def finish_tables(self) -> None:
-        from .atomic import atomic_write_text
+        """claims.csv (the last data file), rewritten only when the claims changed."""
         from .report import write_claims_csv
 
         self._check(self.validator.finish())
-        digest = self.claims_hash.hexdigest()
+        self.index["_claims_sha256"] = digest = self.claims_hash.hexdigest()
         if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
             write_claims_csv(self.out / "claims.jsonl", self.out / "claims.csv")
-        self.index["_claims_sha256"] = digest
-        self.index["_run"] = {"key": self.run_key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
-                              "errors": self.errors, "verdicts": dict(self.verdicts)}
-        atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False))
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
+        """index.html and summary.md, once the files they link to are in place."""
         from .report import write_index
 
         write_index(self.rows, self.out, run_info=run_info)
 
+    def remove_stale_reports(self) -> list[str]:
+        """Remove the reports of documents the last complete run had and this run has not (deleted, or now
+        without a report); returns their doc_ids. Only names the marker lists are touched, never a pattern."""
+        from .report.paths import safe_name
 
-def run_key(plan: list[tuple[str, Path, str]], store: Any, ref: Reference) -> str:
-    """What the run's outputs depend on besides the documents' content: which documents, the reference, the
-    pipeline version, and the editors' decisions."""
-    decisions = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text)
-                       for d in store.decisions().values())
-    documents = sorted(d for d, _f, _a in plan)
-    key = json.dumps([documents, ref.fingerprint, __version__, decisions], ensure_ascii=False)
+        kept = {safe_name(row.result.doc_id) for row in self.rows if row.html_name}
+        removed = []
+        for doc_id in sorted(d for d in self.old_index if d not in _MARKER_KEYS):
+            stem = safe_name(doc_id)
+            if stem in kept:
+                continue
+            for suffix in (".md", ".html", ".json"):
+                (self.out / f"{stem}{suffix}").unlink(missing_ok=True)
+            removed.append(doc_id)
+        return removed
+
+    def write_marker(self, key: str) -> None:
+        """The last file of the run: the outputs are complete and were made for ``key``."""
+        from .atomic import atomic_write_text
+
+        self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
+                              "errors": self.errors, "verdicts": dict(self.verdicts)}
+        atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
+
+
+MARKER = OUTPUT_MARKER  # written last: the outputs beside it are complete (see the module docstring)
+_MARKER_KEYS = frozenset({"_claims_sha256", "_run"})  # the marker's keys that are not doc_ids
+RUN_TABLES = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
+
+
+def run_key(contents: Iterable[tuple[str, str]], decisions: Mapping[str, Any], ref: Reference, config: Config,
+            passed_over: tuple[int, ...] = ()) -> str:
+    """What the run's outputs are made from: each document's content (doc_id, sha256), the reference, the
+    pipeline version, the editors' decisions, the ClaimReview author, and the counts of files not read."""
+    decided = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text) for d in decisions.values())
+    key = json.dumps([sorted(contents), ref.fingerprint, __version__, decided, config.author, list(passed_over)],
+                     ensure_ascii=False)
     return hashlib.sha256(key.encode()).hexdigest()
 
 
 def unchanged_outputs(out: Path, run_key: str) -> dict[str, Any] | None:
-    """The last run's summary when its outputs are in place and were made for the same run key."""
+    """The last run's summary when its outputs are complete and were made for the same run key."""
     try:
-        index = json.loads((out / ".report-index.json").read_text(encoding="utf-8"))
+        index = json.loads((out / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     last = index.get("_run") if isinstance(index, dict) else None
-    needed = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
-    if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in needed):
+    if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in RUN_TABLES):
         return None
     return last
 

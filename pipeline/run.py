@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
-import signal
+import os
+import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .config import Config
-from .errors import UsageError
+from .config import ARTICLE_SUFFIXES, Config
+from .engine import check_dask, dask_map, file_sha256, local_map
+from .errors import LockedError, RunFailed, UsageError, run_failed
 from .outputs import Outputs, now, run_key, unchanged_outputs
 from .records import DocumentResult, Status
 from .reference import Reference, load_reference
 
 log = logging.getLogger("pipeline")
 
-EXIT_OK, EXIT_DOC_ERRORS, EXIT_UNUSABLE, EXIT_FLAGGED = 0, 1, 2, 3
+EXIT_OK, EXIT_DOC_ERRORS, EXIT_UNUSABLE, EXIT_FLAGGED, EXIT_FAILED = 0, 1, 2, 3, 4
+OUTPUT_LOCK = ".gpu-factcheck.lock"  # in the output folder: one run writes there at a time
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,8 @@ class RunOptions:
     state: Path | None = None  # default: <out>/state.sqlite
     use_state: bool = True
     full: bool = False
+    retry: bool = False  # process documents that failed before, though nothing they depend on changed
+    follow_symlinks: bool = False  # read articles behind symbolic links that leave the corpus
     lock_timeout: float = 0.0
     engine: str = "local"  # local | dask
     scheduler: str | None = None
@@ -51,6 +55,8 @@ class RunSummary:
     claims: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     flagged_new: int = 0
+    other_files: int = 0  # files of other types in the corpus, not read
+    outside_links: int = 0  # symbolic links leaving the corpus, not followed
     exit_code: int = 0
     seconds: float = 0.0
     reference_version: str = ""
@@ -61,96 +67,14 @@ class RunSummary:
         return json.dumps({"event": "run_finished", **self.__dict__}, ensure_ascii=False, sort_keys=True)
 
 
-# ---------------------------------------------------------------- per-document work (runs in workers too)
+@dataclass(frozen=True)
+class _Item:
+    """One document of the run and what to do with it."""
 
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(config: Config) -> None:
-    _WORKER["config"] = config
-    _WORKER["ref"] = load_reference(config.reference_dir)
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raise TimeoutError after ``seconds`` (main thread on POSIX only; elsewhere no limit)."""
-    usable = seconds > 0 and hasattr(signal, "setitimer")
-    try:
-        previous = signal.signal(signal.SIGALRM, _alarm) if usable else None
-    except ValueError:  # not the main thread
-        usable, previous = False, None
-    if usable:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        if usable:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def _alarm(signum: int, frame: object) -> None:
-    raise TimeoutError
-
-
-def process_one(path_and_root: tuple[str, str]) -> DocumentResult:
-    """Analyse one file in a worker; never raises."""
-    from .api import process_path
-    from .ingest import doc_id_for
-
-    path, root = Path(path_and_root[0]), Path(path_and_root[1])
-    config: Config = _WORKER.get("config") or Config()
-    ref: Reference = _WORKER.get("ref") or load_reference(config.reference_dir)
-    try:
-        with time_limit(config.max_seconds):
-            return process_path(path, root, ref, config)
-    except TimeoutError:
-        msg = f"gave up after {config.max_seconds:g}s (raise the per-document limit with --max-seconds)"
-    except Exception as e:
-        log.exception("unexpected failure on %s", path)
-        msg = f"internal error while analysing: {e!r}"
-    return DocumentResult(doc_id_for(path, root), str(path), path.suffix.lstrip(".") or "txt", "", Status.ERROR,
-                          msg)
-
-
-def _local_map(tasks: list[tuple[str, str]], config: Config, workers: int) -> Iterator[DocumentResult]:
-    if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
-        _init_worker(config)
-        for t in tasks:
-            yield process_one(t)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(config,)) as pool:
-        yield from pool.map(process_one, tasks, chunksize=max(1, min(32, len(tasks) // (workers * 4) or 1)))
-
-
-def _dask_client(scheduler: str, timeout: str) -> Any:
-    """A client of an existing Dask cluster; UsageError when the extra is missing or the scheduler unreachable."""
-    try:
-        from distributed import Client
-    except ImportError as e:  # pragma: no cover - dask is an optional extra
-        raise UsageError("--engine dask needs the dask extra: pip install 'gpu-factcheck[dask]'") from e
-    try:
-        return Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError) as e:
-        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}. Check the address "
-                         "(tcp://HOST:8786) and that the scheduler is running.") from e
-
-
-def _dask_map(tasks: list[tuple[str, str]], config: Config, scheduler: str) -> Iterator[DocumentResult]:
-    client = _dask_client(scheduler, "10s")
-    try:
-        client.run(_init_worker, config)
-        for fut in client.map(process_one, tasks, pure=False):
-            yield fut.result()
-    finally:
-        client.close()
-
-
-def check_dask(scheduler: str) -> None:
-    """Fail early (before anything is written) when the scheduler is unreachable."""
-    _dask_client(scheduler, "5s").close()
+    doc_id: str
+    path: Path
+    action: str  # process (new, changed, or failed and due again) | carry | recheck (new reference) | refuse
+    sha256: str = ""  # known for carry and recheck
 
 
 def validate_reference_or_fail(config: Config) -> Reference:
@@ -169,87 +93,194 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
     Documents stream through: each result is saved to the state, written to the run tables and validated, and its
     report is written once its batch of claims has passed the claims suite; only one index line (counts, no claims,
     no text) is kept per document, so memory stays nearly flat on large corpora.
+
+    Raises:
+        FactCheckError: nothing was processed (bad usage, invalid reference, lock held: exit 2).
+        RunFailed: the run itself failed, e.g. the disk is full (exit 4); earlier outputs are kept.
     """
-    from .ingest import discover, doc_id_for
-    from .store import Store
+    try:
+        return _run(opts, progress)
+    except sqlite3.Error as e:
+        raise RunFailed(f"the state database failed: {e}. Check the disk (space, permissions) and run again; "
+                        "every document saved before the failure is kept.") from e
+    except OSError as e:
+        raise run_failed(e) from e
+
+
+def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] | None) -> RunSummary:
+    from .ingest import walk
 
     t0 = time.monotonic()
     corpus = Path(opts.corpus)
     if not corpus.exists():
         raise UsageError(f"corpus folder {corpus} not found; pass a folder of .txt/.md/.html articles")
     config = opts.config
+    out = Path(config.out_dir)
+    state_path = Path(opts.state) if opts.state else out / "state.sqlite"
+    _check_out(corpus, out)
+    walked = walk(corpus, exclude=_own_paths(corpus, out, state_path if opts.use_state else None),
+                  follow_symlinks=opts.follow_symlinks)
+    if not walked.articles and not walked.bad_names:
+        raise UsageError(_nothing_to_read(corpus, walked))
+    for link in walked.outside_links:
+        log.warning("not read: %s is a symbolic link that leaves the corpus (pass --follow-symlinks to read it)",
+                    _shown(link, corpus))
+    for folder in walked.passed_over:
+        log.info("not read: %s holds the outputs or the state of a run", _shown(folder, corpus))
     ref = validate_reference_or_fail(config)
     if opts.engine == "dask":
         if not opts.scheduler:
             raise UsageError("--engine dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         check_dask(opts.scheduler)
-    files = discover(corpus)
-    out = Path(config.out_dir)
+    summary = RunSummary(started=now(), reference_version=ref.fingerprint[:12], out_dir=str(out),
+                         other_files=walked.other_files, outside_links=len(walked.outside_links))
     out.mkdir(parents=True, exist_ok=True)
-    summary = RunSummary(started=now(), reference_version=ref.fingerprint[:12], out_dir=str(out))
-    store = Store(opts.state or (out / "state.sqlite")) if opts.use_state else None
-    lock = store.lock(opts.lock_timeout) if store else contextlib.nullcontext()
-    with lock:
-        _remove_stale_temp_files(out)
-        run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
-        plan: list[tuple[str, Path, str]] = []  # (doc_id, path, process | carry | recheck)
-        for f in files:
-            doc_id = doc_id_for(f, corpus)
-            plan.append((doc_id, f, _plan(store, f, doc_id, ref, opts.full)))
-        todo = [(str(f), str(corpus)) for _d, f, action in plan if action == "process"]
-        summary.documents = len(files)
-        summary.carried_over = len(plan) - len(todo)
-        key = run_key(plan, store, ref) if store else ""
-        quiet_run = store and not todo and not opts.full and not config.write_segments
-        previous = unchanged_outputs(out, key) if quiet_run else None
-        if previous is not None:  # nothing changed since the last run: its outputs are complete and current
-            store.touch_many(run_id, [(d, str(f)) for d, f, _a in plan])  # type: ignore[union-attr]
-            for key in ("claims", "skipped", "errors", "verdicts"):
-                setattr(summary, key, previous[key])
-            summary.finished, summary.seconds = now(), round(time.monotonic() - t0, 3)
-            store.finish_run(run_id, {"documents": summary.documents, "processed": 0,  # type: ignore[union-attr]
-                                      "claims": summary.claims, **summary.verdicts}, EXIT_OK)
-            store.close()  # type: ignore[union-attr]
-            return summary
-        engine = iter(_dask_map(todo, config, opts.scheduler or "") if opts.engine == "dask"
-                      else _local_map(todo, config, config.workers))
-        writer = Outputs(out, ref, config, store, corpus, key)
-        done = 0
-        with writer:
-            for doc_id, f, action in plan:
-                if action == "process":
-                    result = next(engine)
-                    if store:
-                        store.save_result(run_id, result, ref.fingerprint, __version__)
-                    done += 1
-                    if progress:
-                        progress(done, len(todo), result)
-                    fresh = True
-                else:
-                    result = _carried(store, doc_id, ref, config, recheck=action == "recheck", path=f,
-                                      corpus=corpus)
-                    fresh = action == "recheck"
-                writer.add(result, fresh=fresh, fail_on=opts.fail_on)
-        if store:
-            store.touch_many(run_id, [(d, str(f)) for d, f, action in plan if action != "process"])
-            summary.deleted = len(store.mark_deleted([d for d, _f, _a in plan]))
-        if config.write_segments:
-            _write_segments(plan, corpus, ref, config, out)
-        writer.finish_tables()
-        summary.processed = len(todo)
-        summary.skipped, summary.errors = writer.skipped, writer.errors
-        summary.claims, summary.verdicts = writer.claims, dict(writer.verdicts)
-        summary.flagged_new = writer.flagged_new
-        summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
-                             else EXIT_OK)
-        summary.finished = now()
-        summary.seconds = round(time.monotonic() - t0, 3)
-        writer.finish_index(_run_info(summary))
-        if store:
-            store.finish_run(run_id, {"documents": summary.documents, "processed": summary.processed,
-                                      "claims": summary.claims, **summary.verdicts}, summary.exit_code)
-            store.close()
+    with _lock_output(out, opts.lock_timeout):
+        from .store import Store
+
+        store = Store(state_path) if opts.use_state else None
+        try:
+            with store.lock(opts.lock_timeout) if store else contextlib.nullcontext():
+                _remove_stale_temp_files(out)
+                _process(opts, corpus, out, ref, store, walked, summary, progress)
+        finally:
+            if store:
+                store.close()
+    summary.finished = now()
+    summary.seconds = round(time.monotonic() - t0, 3)
     return summary
+
+
+def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: Any, walked: Any,
+             summary: RunSummary, progress: Callable[[int, int, DocumentResult], None] | None) -> None:
+    """Under the locks: plan, analyse, publish (data files, then index and summary, then the marker)."""
+    from .ingest import doc_id_for
+
+    config = opts.config
+    run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
+    plan = [_plan(store, f, doc_id_for(f, corpus), ref, opts) for f in walked.articles]
+    plan += [_Item(doc_id_for(f, corpus), f, "refuse") for f in walked.bad_names]
+    todo = [(str(item.path), str(corpus)) for item in plan if item.action == "process"]
+    summary.documents = len(plan)
+    summary.carried_over = sum(item.action in ("carry", "recheck") for item in plan)
+    if store and not todo and not opts.full and not config.write_segments:
+        key = run_key([(i.doc_id, i.sha256) for i in plan], store.decisions(), ref, config, _passed_over(summary))
+        previous = unchanged_outputs(out, key)
+        if previous is not None:  # nothing changed since the last run: its outputs are complete and current
+            store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action != "refuse"])
+            for name in ("claims", "skipped", "errors", "verdicts"):
+                setattr(summary, name, previous[name])
+            summary.exit_code = EXIT_DOC_ERRORS if summary.errors else EXIT_OK
+            store.finish_run(run_id, {"documents": summary.documents, "processed": 0,
+                                      "claims": summary.claims, **summary.verdicts}, summary.exit_code)
+            return
+    engine = (dask_map(todo, ref, config, opts.scheduler or "") if opts.engine == "dask"
+              else local_map(todo, ref, config, config.workers))
+    writer = Outputs(out, ref, config, store, corpus)
+    done = 0
+    with contextlib.closing(engine), writer:
+        for item in plan:
+            fresh = item.action in ("process", "recheck")
+            if item.action == "process":
+                result = next(engine)
+                if store:
+                    store.save_result(run_id, result, ref.fingerprint, _version_of(result, config))
+                done += 1
+                if progress:
+                    progress(done, len(todo), result)
+            elif item.action == "refuse":
+                result = _refused(item)
+            else:
+                result = _carried(store, item, ref, config, corpus)
+            writer.add(result, fresh=fresh, fail_on=opts.fail_on)
+    if store:
+        store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action in ("carry", "recheck")])
+        summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
+    if config.write_segments:
+        _write_segments(plan, corpus, ref, config, out)
+    writer.finish_tables()
+    summary.processed = len(todo)
+    summary.skipped, summary.errors = writer.skipped, writer.errors
+    summary.claims, summary.verdicts = writer.claims, dict(writer.verdicts)
+    summary.flagged_new = writer.flagged_new
+    summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
+                         else EXIT_OK)
+    summary.finished = now()
+    writer.finish_index(_run_info(summary))
+    for doc_id in writer.remove_stale_reports():
+        log.info("removed the reports of %s (no longer in the corpus or without a report)", doc_id)
+    writer.write_marker(run_key(writer.contents, writer.decisions, ref, config, _passed_over(summary)))
+    if store:
+        store.finish_run(run_id, {"documents": summary.documents, "processed": summary.processed,
+                                  "claims": summary.claims, **summary.verdicts}, summary.exit_code)
+
+
+# ---------------------------------------------------------------- what the run reads, and what it must not
+
+def _passed_over(s: RunSummary) -> tuple[int, int]:
+    return s.other_files, s.outside_links
+
+
+def _check_out(corpus: Path, out: Path) -> None:
+    from .ingest import shown_name
+
+    for what, path in (("corpus folder", corpus), ("--out", out)):
+        if shown_name(str(path)) != str(path):
+            raise UsageError(f"the path of the {what} {shown_name(str(path))} is not valid UTF-8 text; rename it "
+                             "(names of files inside the corpus may be anything)")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is a file, not a folder; pass the folder the reports go to")
+    if corpus.is_dir() and os.path.realpath(out) == os.path.realpath(corpus):
+        raise UsageError(f"--out {out} is the corpus folder itself, where reports would overwrite articles named "
+                         "like them; pass a folder of its own (a subfolder of the corpus is fine: it is never read)")
+
+
+def _own_paths(corpus: Path, out: Path, state: Path | None) -> list[Path]:
+    """The run's output folder, its state file and the state's folder, unless that is the corpus (or above it)."""
+    paths = [out]
+    if state is not None:
+        paths.append(state)
+        root = os.path.realpath(corpus)
+        folder = os.path.realpath(state.parent)
+        if not (root + os.sep).startswith(folder.rstrip(os.sep) + os.sep):
+            paths.append(state.parent)
+    return paths
+
+
+def _nothing_to_read(corpus: Path, walked: Any) -> str:
+    seen = walked.files_seen
+    details = []
+    if walked.other_files:
+        details.append(f"{walked.other_files} of other types")
+    if walked.outside_links:
+        details.append(f"{len(walked.outside_links)} symbolic links leaving the corpus (--follow-symlinks reads "
+                       "them)")
+    what = f" ({', '.join(details)})" if details else ""
+    return (f"no articles in {corpus}: {seen} file{'s' if seen != 1 else ''} seen{what}; articles end in "
+            f"{', '.join(ARTICLE_SUFFIXES)}. Nothing was written.")
+
+
+def _shown(path: Path, corpus: Path) -> str:
+    from .ingest import doc_id_for
+
+    return doc_id_for(path, corpus)
+
+
+@contextlib.contextmanager
+def _lock_output(out: Path, timeout: float) -> Any:
+    """Hold ``<out>/.gpu-factcheck.lock`` for the whole run (runs with different states share nothing else)."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(out / OUTPUT_LOCK)
+    try:
+        lock.acquire(timeout=timeout)
+    except Timeout:
+        raise LockedError(f"another run is writing to {out}; wait for it or pass --lock-timeout SECONDS"
+                          ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _remove_stale_temp_files(out: Path) -> None:
@@ -259,34 +290,61 @@ def _remove_stale_temp_files(out: Path) -> None:
             tmp.unlink()
 
 
-def _plan(store: Any, path: Path, doc_id: str, ref: Reference, full: bool) -> str:
-    """process (new or changed), carry (unchanged), or recheck (unchanged text, new reference tables)."""
-    if store is None or full:
-        return "process"
+# ---------------------------------------------------------------- what each document needs
+
+def _failure_version(config: Config) -> str:
+    """The "pipeline" a failure was met with: the version and the per-document limits (raising one retries)."""
+    return f"{__version__}+limits:{config.max_bytes}:{config.max_seconds:g}"
+
+
+def _version_of(result: DocumentResult, config: Config) -> str:
+    return _failure_version(config) if result.status is Status.ERROR else __version__
+
+
+def _plan(store: Any, path: Path, doc_id: str, ref: Reference, opts: RunOptions) -> _Item:
+    """process (new, changed, or failed and due again), carry (unchanged), or recheck (new reference tables).
+
+    A document that failed is not retried (each try may cost the whole time limit) until its content, the
+    reference, the pipeline or the limits change, or ``--retry``; an unreadable one (no content to compare) is.
+    """
+    if store is None or opts.full:
+        return _Item(doc_id, path, "process")
     stored = store.document(doc_id)
-    if stored is None or stored.deleted or stored.pipeline_version != __version__ or stored.status == "error":
-        return "process"  # errors are retried: the file may have been fixed or the failure transient
-    try:
-        if _sha256(path) != stored.sha256:
-            return "process"
-    except OSError:
-        return "process"
-    return "carry" if stored.reference_version == ref.fingerprint else "recheck"
+    if stored is None or stored.deleted:
+        return _Item(doc_id, path, "process")
+    failed = stored.status == Status.ERROR.value
+    if failed and (opts.retry or not stored.sha256):
+        return _Item(doc_id, path, "process")
+    if stored.pipeline_version != (_failure_version(opts.config) if failed else __version__):
+        return _Item(doc_id, path, "process")
+    sha = file_sha256(path)
+    if not sha or sha != stored.sha256:
+        return _Item(doc_id, path, "process")
+    if stored.reference_version != ref.fingerprint:
+        return _Item(doc_id, path, "process" if failed else "recheck", sha)
+    return _Item(doc_id, path, "carry", sha)
 
 
-def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck: bool, path: Path,
-             corpus: Path) -> DocumentResult:
+def _refused(item: _Item) -> DocumentResult:
+    """A file whose name is not UTF-8 text: reported with the name escaped, not read."""
+    from .ingest import format_for
+
+    return DocumentResult(item.doc_id, item.doc_id, format_for(item.path).value, "", Status.ERROR,
+                          f"the file name {item.doc_id} is not valid UTF-8 (the bytes that are not are shown as "
+                          "\\xNN); rename the file and run again")
+
+
+def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Path) -> DocumentResult:
     """The stored result; with new reference tables its claims are re-checked without re-segmenting."""
     from .check import CheckContext, check_claims, note_inconsistencies
+    from .engine import analyse_file
 
-    previous: DocumentResult | None = store.load_result(doc_id)
+    previous: DocumentResult | None = store.load_result(item.doc_id)
     if previous is None:  # the state lost it: analyse the file again
-        from .api import process_path
-
-        result = process_path(path, corpus, ref, config)
-        store.save_result(0, result, ref.fingerprint, __version__)
+        result = analyse_file((str(item.path), str(corpus)), ref, config)
+        store.save_result(0, result, ref.fingerprint, _version_of(result, config))
         return result
-    if not recheck:
+    if item.action != "recheck":
         return previous
     named = set(previous.mentions.get("product_ids", {}))
     spec = [replace(c, check=None) for c in previous.claims if c.attribute != "code"]
@@ -297,17 +355,7 @@ def _carried(store: Any, doc_id: str, ref: Reference, config: Config, *, recheck
     return result
 
 
-def _sha256(path: Path) -> str:
-
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def _write_segments(plan: list[tuple[str, Path, str]], root: Path, ref: Reference, config: Config, out: Path
-                    ) -> None:
+def _write_segments(plan: list[_Item], root: Path, ref: Reference, config: Config, out: Path) -> None:
     from .atomic import AtomicJsonlWriter
     from .errors import InputError
     from .ingest import read_document
@@ -315,13 +363,15 @@ def _write_segments(plan: list[tuple[str, Path, str]], root: Path, ref: Referenc
 
     seg = get_segmenter(ref)
     with AtomicJsonlWriter(out / "segments.jsonl") as w:
-        for doc_id, path, _action in plan:
+        for item in plan:
+            if item.action == "refuse":
+                continue
             try:
-                doc = read_document(path, root, max_bytes=config.max_bytes)
+                doc = read_document(item.path, root, max_bytes=config.max_bytes)
             except InputError:
                 continue
             for s in seg.segment(doc, with_tokens=True, max_chars=config.window_chars).sentences:
-                w.write({"doc_id": doc_id, "sentence_index": s.index, "start": s.start, "end": s.end,
+                w.write({"doc_id": item.doc_id, "sentence_index": s.index, "start": s.start, "end": s.end,
                          "text": s.text, "kind": s.kind.value, "tokens": list(s.tokens)})
 
 
@@ -329,9 +379,9 @@ def _run_info(s: RunSummary) -> dict[str, Any]:
     """The run's facts for the top of index.html, labelled in Chinese for the editors."""
     zh = {"supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴", "unverifiable": "无法核实",
           "code_issue": "代码问题"}
+    passed_over = {"其他类型文件": s.other_files, "未跟随的外部链接": s.outside_links}
     return {"开始": s.started, "结束": s.finished, "文档": s.documents, "本次处理": s.processed,
             "未变沿用": s.carried_over, "跳过": s.skipped, "出错": s.errors, "声明": s.claims,
             **{zh.get(k, k): v for k, v in s.verdicts.items()},
+            **{k: v for k, v in passed_over.items() if v},
             "参考表版本": s.reference_version, "程序版本": s.pipeline_version}
-
-

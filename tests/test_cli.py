@@ -139,7 +139,8 @@ def test_fail_on_contradicted_exits_3(quiet_failing_run: Run) -> None:
 
 
 def test_quiet_prints_exactly_one_json_line(quiet_failing_run: Run) -> None:
-    lines = quiet_failing_run.result.stdout.splitlines()
+    assert quiet_failing_run.result.stdout == ""
+    lines = quiet_failing_run.result.stderr.splitlines()
     assert len(lines) == 1, lines
     summary = json.loads(lines[0])
     assert summary["event"] == "run_finished"
@@ -156,7 +157,7 @@ def test_undecodable_file_exits_1_and_the_rest_is_processed(tmp_path: Path) -> N
     assert docs["x.txt"]["status"] == "error" and docs["x.txt"]["message"]
     assert docs[GOOD_NAME]["status"] == docs[BAD_NAME]["status"] == "ok"
     assert {c["doc_id"] for c in jsonl(out / "claims.jsonl")} == {GOOD_NAME, BAD_NAME}
-    assert json.loads(result.stdout)["errors"] == 1
+    assert json.loads(result.stderr)["errors"] == 1
 
 
 def test_missing_corpus_exits_2_with_a_message(tmp_path: Path) -> None:

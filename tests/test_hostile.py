@@ -7,6 +7,7 @@ through ``pipeline.run.run`` and through the command line.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pathlib
@@ -149,8 +150,8 @@ def cli(*args: str | Path) -> Any:
     return runner.invoke(app, [str(a) for a in args])
 
 
-def summary_line(stdout: str) -> dict[str, Any]:
-    return strict_json(next(line for line in reversed(stdout.splitlines()) if '"run_finished"' in line))
+def summary_line(stderr: str) -> dict[str, Any]:
+    return strict_json(next(line for line in reversed(stderr.splitlines()) if '"run_finished"' in line))
 
 
 def source_of(doc: dict[str, Any], corpus: Path) -> str:
@@ -212,14 +213,19 @@ def api_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
 
 @pytest.fixture(scope="module")
 def cli_run(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
-    """The command line; discovery is patched to list GONE, which does not exist."""
+    """The command line; the walk is patched to list GONE, which does not exist."""
     out = tmp_path_factory.mktemp("cli-out")
-    real_discover = pipeline.ingest.discover
+    real_walk = pipeline.ingest.walk
+
+    def walk(path: Path, **kw: Any) -> pipeline.ingest.Walk:
+        found = real_walk(path, **kw)
+        return dataclasses.replace(found, articles=sorted({*found.articles, Path(path) / GONE}))
+
     with pytest.MonkeyPatch.context() as mp:
         refuse_locked(mp)
-        mp.setattr(pipeline.ingest, "discover", lambda p: sorted({*real_discover(p), Path(p) / GONE}))
+        mp.setattr(pipeline.ingest, "walk", walk)
         result = cli("run", corpus, "--out", out, "--no-state", "--workers", "1", "--quiet")
-    return Outcome(result.exit_code, summary_line(result.stdout), out, corpus)
+    return Outcome(result.exit_code, summary_line(result.stderr), out, corpus)
 
 
 @pytest.fixture(scope="module", params=["api", "cli"])
@@ -329,7 +335,7 @@ def test_exit_codes(tmp_path: Path, names: list[str], options: list[str], code: 
     corpus = write_files(tmp_path / "corpus", {n: FILES[n] for n in names})
     result = cli("run", corpus, "--out", tmp_path / "out", "--no-state", "--workers", "1", "--quiet", *options)
     assert result.exit_code == code, result.output
-    assert summary_line(result.stdout)["exit_code"] == code
+    assert summary_line(result.stderr)["exit_code"] == code
 
 
 # ---------------------------------------------------------------- size and time limits

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -12,13 +20,14 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.config import Config
+from pipeline.config import DEFAULT_REFERENCE_DIR, Config
 from pipeline.errors import UsageError
 from pipeline.reference import Reference
 from pipeline.run import RunOptions, run
 from pipeline.segment import get_segmenter
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
 WORKERS = 2
 UNREACHABLE = "tcp://127.0.0.1:1"
 
@@ -132,6 +141,67 @@ def test_workers_2_gives_the_same_bytes(serial: dict[str, bytes], pooled: dict[s
     assert pooled[name] == serial[name]
 
 
+# ---------------------------------------------------------------- the pool dies with the main process (point 9)
+
+_SLOW_POOL = """
+import sys, time
+from pathlib import Path
+import pipeline.api
+from pipeline.config import DEFAULT_REFERENCE_DIR, Config
+from pipeline.run import RunOptions, run
+
+def analyse(doc, ref, config=None):
+    time.sleep(120)  # a long document: the workers are busy when the main process is killed
+
+pipeline.api.analyse = analyse
+run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=2, max_seconds=0),
+               use_state=False))
+"""
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie has exited (in a container nobody may reap it)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_pool_workers_exit_when_the_main_process_is_killed(corpus: Path, tmp_path: Path) -> None:
+    main = subprocess.Popen([sys.executable, "-c", _SLOW_POOL, str(corpus), str(tmp_path / "out")],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < WORKERS and time.monotonic() < deadline and main.poll() is None:
+            time.sleep(0.2)
+            workers = _children(main.pid)
+        assert len(workers) >= WORKERS, "the pool did not start"
+        time.sleep(1.0)  # the workers are in the middle of their documents
+        main.send_signal(signal.SIGKILL)
+        main.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [w for w in workers if _alive(w)], "pool workers outlived the main process"
+    finally:
+        main.kill()
+        for w in _children(main.pid) | workers:
+            with contextlib.suppress(OSError):
+                os.kill(w, signal.SIGKILL)
+
+
 # ---------------------------------------------------------------- Dask (kept after the pool: no fork beside threads)
 
 @pytest.fixture(scope="module")
@@ -187,3 +257,78 @@ def test_unreachable_scheduler_leaves_an_earlier_run_untouched(corpus: Path, tmp
         run(RunOptions(corpus=corpus, config=Config(out_dir=out), engine="dask", scheduler=UNREACHABLE))
     assert [p.name for p in out.iterdir()] == ["claims.jsonl"]
     assert (out / "claims.jsonl").read_text(encoding="utf-8") == '{"doc_id": "earlier"}\n'
+
+
+def test_dask_enforces_the_time_limit(cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask runs documents in worker threads, where no timer signal reaches: the limit is raised into the thread."""
+    import pipeline.api
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "slow.txt").write_text("T4的功耗为70W。\n", encoding="utf-8")
+    (corpus / "fine.txt").write_text(SENTENCES[1] + "\n", encoding="utf-8")
+    real = pipeline.api.analyse
+
+    def analyse(doc: Any, ref: Any, config: Any = None) -> Any:
+        if doc.doc_id == "slow.txt":
+            for _ in range(6000):  # a minute of Python work in small steps
+                time.sleep(0.01)
+        return real(doc, ref, config)
+
+    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    out = tmp_path / "out"
+    started = time.monotonic()
+    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1, max_seconds=1), use_state=False,
+                             engine="dask", scheduler=cluster.scheduler_address))
+    assert time.monotonic() - started < 30
+    docs = {d["doc_id"]: d for d in map(json.loads, (out / "documents.jsonl").read_text("utf-8").splitlines())}
+    assert docs["slow.txt"]["status"] == "error" and "gave up after 1s" in docs["slow.txt"]["message"]
+    assert docs["fine.txt"]["status"] == "ok"
+    assert summary.exit_code == 1
+
+
+def _changed_reference(folder: Path) -> Path:
+    """A copy of reference/ in which the RTX 4090 has 32GB: the corpus's 32GB claim turns from contradicted to
+    supported, so a worker that used the default tables would show."""
+    shutil.copytree(DEFAULT_REFERENCE_DIR, folder)
+    specs = folder / "specs.csv"
+    text = specs.read_text(encoding="utf-8")
+    edited = text.replace("nvidia_rtx_4090,base,memory_size,,24,GB,", "nvidia_rtx_4090,base,memory_size,,32,GB,")
+    assert edited != text
+    specs.write_text(edited, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.slow
+def test_a_restarted_dask_worker_uses_the_runs_reference(corpus: Path, tmp_path: Path) -> None:
+    """A real worker process is killed (kill -9) after the third document; its nanny starts a new one, which gets
+    the run's tables with the tasks. The claims are those of the local engine with the same --reference."""
+    distributed = pytest.importorskip("distributed")
+    reference = _changed_reference(tmp_path / "reference")
+    local = tmp_path / "local"
+    run(RunOptions(corpus=corpus, config=Config(out_dir=local, workers=1, reference_dir=reference), use_state=False))
+    default = tmp_path / "default"
+    run(RunOptions(corpus=corpus, config=Config(out_dir=default, workers=1), use_state=False))
+    assert sorted_lines(tables(local)["claims.jsonl"]) != sorted_lines(tables(default)["claims.jsonl"])
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as c, \
+            distributed.Client(c) as client:
+        killed: list[int] = []
+
+        def restart_after_three(i: int, total: int, result: Any) -> None:
+            if i == 3:
+                pids = list(client.run(os.getpid).values())
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
+                client.wait_for_workers(1, timeout=120)
+
+        out = tmp_path / "dask"
+        summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1, reference_dir=reference),
+                                 use_state=False, engine="dask", scheduler=c.scheduler_address),
+                      progress=restart_after_three)
+        assert killed and list(client.run(os.getpid).values()) != killed  # a new worker process finished the run
+    assert summary.exit_code == 0 and summary.processed == 20
+    claims = tables(out)["claims.jsonl"]
+    assert sorted_lines(claims) == sorted_lines(tables(local)["claims.jsonl"])
+    verdicts = Counter(json.loads(line)["verdict"] for line in claims.splitlines())
+    print(f"\ndask with a worker killed after 3 of 20 documents: {len(claims.splitlines())} claims {dict(verdicts)}, "
+          "the same lines as the local engine")

@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,81 @@ def test_unchanged_corpus_rewrites_nothing_until_a_decision_changes(corpus: Path
         store.decide(flagged["claim_id"], "accepted", "编辑", "")
     _run(corpus, out)
     assert next(c for c in _claims(out) if c["claim_id"] == flagged["claim_id"])["review_status"] == "accepted"
+
+
+# ---------------------------------------------------------------- two runs on one output folder (point 8)
+
+@pytest.mark.parametrize("second_state", ["none", "other"])
+def test_a_second_run_on_the_same_out_waits_for_the_first(corpus: Path, tmp_path: Path, second_state: str) -> None:
+    """Two --no-state runs (or two different state files) on one --out: the second stops at the output folder's
+    lock and the first, whose temp files it would have removed, finishes."""
+    out = tmp_path / "out"
+    refused: list[BaseException] = []
+
+    def progress(i: int, total: int, result: object) -> None:
+        if i == 1:
+            temp_files = sorted(out.glob(".*.tmp"))
+            assert temp_files
+            options = ({"use_state": False} if second_state == "none" else {"state": tmp_path / "other.sqlite"})
+            with pytest.raises(LockedError, match="another run is writing to") as caught:
+                run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1), **options))  # type: ignore[arg-type]
+            refused.append(caught.value)
+            assert sorted(out.glob(".*.tmp")) == temp_files
+
+    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1), use_state=False), progress)
+    assert refused and summary.exit_code == EXIT_OK
+    assert {d["doc_id"] for d in _docs(out)} == set(ARTICLES)
+
+
+# ---------------------------------------------------------------- failed documents (point 14)
+
+def test_a_failed_document_waits_for_a_change_or_retry(corpus: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.api
+
+    tries: list[str] = []
+    real = pipeline.api.analyse
+
+    def analyse(doc: object, ref: object, config: object = None) -> object:
+        tries.append(doc.doc_id)  # type: ignore[attr-defined]
+        if "崩溃" in doc.text:  # type: ignore[attr-defined]
+            raise RuntimeError("the analysis broke on this article")
+        return real(doc, ref, config)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    (corpus / "b.txt").write_text("H100简介\n\n崩溃的文章。\n", encoding="utf-8")
+    ref = tmp_path / "reference"
+    shutil.copytree(DEFAULT_REFERENCE_DIR, ref)
+    out = tmp_path / "out"
+
+    def edit_b() -> None:
+        (corpus / "b.txt").write_text("H100简介\n\n又一次崩溃的文章。\n", encoding="utf-8")
+
+    def edit_reference() -> None:
+        with open(ref / "vendors.csv", "a", encoding="utf-8") as f:
+            f.write("\n")
+
+    # fmt: off
+    steps: list[tuple[str, Callable[[], None], dict[str, object], bool]] = [
+        # what changed,         change,         run options,               b.txt analysed again
+        ("first run",           lambda: None,   {},                        True),
+        ("nothing",             lambda: None,   {},                        False),
+        ("nothing, again",      lambda: None,   {},                        False),
+        ("--retry",             lambda: None,   {"retry": True},           True),
+        ("its content",         edit_b,         {},                        True),
+        ("the time limit",      lambda: None,   {"max_seconds": 30.0},     True),
+        ("the reference",       edit_reference, {"max_seconds": 30.0},     True),
+        ("nothing at the end",  lambda: None,   {"max_seconds": 30.0},     False),
+    ]
+    # fmt: on
+    for what, change, options, analysed in steps:
+        change()
+        tries.clear()
+        retry = bool(options.pop("retry", False))
+        config = Config(out_dir=out, workers=1, reference_dir=ref, **options)  # type: ignore[arg-type]
+        summary = run(RunOptions(corpus=corpus, config=config, retry=retry))
+        assert ("b.txt" in tries) is analysed, what
+        assert summary.exit_code == 1 and summary.errors == 1, what  # still an error document: exit 1 every time
+        b = next(d for d in _docs(out) if d["doc_id"] == "b.txt")
+        assert b["status"] == "error" and "the analysis broke" in b["message"], what
+        assert {d["doc_id"] for d in _docs(out) if d["status"] == "ok"} == {"a.txt", "c.txt"}, what

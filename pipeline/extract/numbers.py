@@ -47,7 +47,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         attribute, detail = _attribute(text, q, mentions)
         if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
             attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
-        if attribute is None or _not_a_spec(text, q):
+        if attribute is None or _not_a_spec(text, q, mentions):
             continue
         decided[q.kind] = (attribute, detail)
         if attribute == "link_bandwidth" or (attribute == "interconnect_bandwidth"
@@ -255,7 +255,7 @@ def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
                for m in mentions)
 
 
-def _not_a_spec(text: str, q: Quantity) -> bool:
+def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
     clause = text[cs:ce]
@@ -267,7 +267,15 @@ def _not_a_spec(text: str, q: Quantity) -> bool:
     if cues.NEGATION_AFTER.search(text, q.end, ce):
         return True  # "…的48GB版本传闻无关": denied after the figure
     return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.negated(left) or _previous_generation(left)
-                or cues.RUNS_A_MODEL.search(left) or cues.MEASURED.search(left))
+                or _runs_a_model(text, q, cs, ce, mentions) or cues.MEASURED.search(left))
+
+
+def _runs_a_model(text: str, q: Quantity, cs: int, ce: int, mentions: list[Mention]) -> bool:
+    """"8G显存跑7B勉强够用" states a need; "RTX 4090的24GB显存能跑7B模型" still states the card's figure."""
+    if cues.RUNS_A_MODEL.search(text, cs, q.start):
+        return True
+    return bool(cues.RUNS_A_MODEL.search(text, q.end, ce)) and not any(
+        m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
 
 
 def _previous_generation(left: str) -> bool:

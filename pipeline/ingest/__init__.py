@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import ARTICLE_SUFFIXES, Config
@@ -21,7 +23,8 @@ from .decode import _decode
 from .html import _parse_html
 from .lines import _parse_md, _parse_txt, _Parsed, trim_span
 
-__all__ = ["discover", "doc_id_for", "format_for", "is_blank", "parse_text", "read_document", "trim_span"]
+__all__ = ["OUTPUT_MARKER", "Walk", "discover", "doc_id_for", "format_for", "is_blank", "parse_text", "read_document",
+           "shown_name", "trim_span", "walk"]
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width: blank too
 _FORMATS = {".md": Format.MD, ".markdown": Format.MD, ".html": Format.HTML, ".htm": Format.HTML}
@@ -29,19 +32,47 @@ _FORMATS = {".md": Format.MD, ".markdown": Format.MD, ".html": Format.HTML, ".ht
 
 # ---- discovery -------------------------------------------------------------------------------------------
 
-def discover(path: Path) -> list[Path]:
-    """Every article (.txt/.md/.markdown/.html/.htm) under a folder, sorted; ``[path]`` for one file.
+# Written by every complete run into its output folder: a folder holding one is an output folder, never read.
+OUTPUT_MARKER = ".report-index.json"
+
+
+@dataclass(frozen=True)
+class Walk:
+    """What a walk of the corpus found: the articles to read and what it passed over, with why."""
+
+    articles: list[Path]  # to read, sorted
+    bad_names: list[Path] = field(default_factory=list)  # articles whose names are not UTF-8: per-document errors
+    outside_links: list[Path] = field(default_factory=list)  # symlinks leaving the corpus, not followed
+    other_files: int = 0  # files of other types (.pdf, .docx, images ...)
+    passed_over: list[Path] = field(default_factory=list)  # output and state folders inside the corpus
+
+    @property
+    def files_seen(self) -> int:
+        return len(self.articles) + len(self.bad_names) + len(self.outside_links) + self.other_files
+
+
+def walk(path: Path, *, exclude: Iterable[Path] = (), follow_symlinks: bool = False) -> Walk:
+    """Every article (.txt/.md/.markdown/.html/.htm) under a folder; ``[path]`` for one file.
 
     Hidden folders (``.git``) are skipped, hidden files kept; each folder is walked once (no symlink loops).
+    ``exclude`` names folders and files that are never read (the run's output and state); a folder holding an
+    output marker (an earlier run's ``--out``) is passed over as well. Symbolic links that lead outside the
+    corpus are not followed unless ``follow_symlinks`` (as tar, find and rsync do not follow them by default).
 
     Raises:
         UsageError: ``path`` is neither a file nor a folder.
     """
     if path.is_file():
-        return [path]
+        return Walk([path])
     if not path.is_dir():
         raise UsageError(f"{path} is neither a file nor a folder. Give an article or a folder of articles.")
+    root = os.path.realpath(path)
+    skip = {os.path.realpath(p) for p in exclude}
     found: list[Path] = []
+    bad: list[Path] = []
+    outside: list[Path] = []
+    passed: list[Path] = []
+    other = 0
     seen: set[tuple[int, int]] = set()
     for folder, dirs, files in os.walk(path, followlinks=True):
         try:
@@ -53,23 +84,71 @@ def discover(path: Path) -> list[Path]:
             dirs[:] = []
             continue
         seen.add((st.st_dev, st.st_ino))
+        keep = []
+        for d in dirs:
+            full = Path(folder, d)
+            if d.startswith("."):
+                continue
+            if os.path.islink(full) and not follow_symlinks and not _inside(full, root):
+                outside.append(full)
+            elif os.path.realpath(full) in skip or (full / OUTPUT_MARKER).exists():
+                passed.append(full)
+            else:
+                keep.append(d)
         # Real folders before symlinks, so a folder reached both ways keeps its real name.
-        dirs[:] = sorted((d for d in dirs if not d.startswith(".")),
-                         key=lambda d: (os.path.islink(Path(folder, d)), d))
-        found += [Path(folder, f) for f in files if Path(f).suffix.lower() in ARTICLE_SUFFIXES]
-    return sorted(p for p in found if p.is_file())
+        dirs[:] = sorted(keep, key=lambda d: (os.path.islink(Path(folder, d)), d))
+        for f in files:
+            full = Path(folder, f)
+            if Path(f).suffix.lower() not in ARTICLE_SUFFIXES:
+                other += 1
+            elif os.path.islink(full) and not follow_symlinks and not _inside(full, root):
+                outside.append(full)
+            elif skip and os.path.realpath(full) in skip:
+                continue
+            elif not _encodable(str(full)):
+                bad.append(full)
+            else:
+                found.append(full)
+    return Walk(sorted(p for p in found if p.is_file()), sorted(bad), sorted(outside), other, sorted(passed))
+
+
+def discover(path: Path) -> list[Path]:
+    """Every article under a folder, sorted (see ``walk``); ``[path]`` for one file."""
+    w = walk(path)
+    return sorted([*w.articles, *w.bad_names])
+
+
+def _inside(link: Path, root: str) -> bool:
+    target = os.path.realpath(link)
+    return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _encodable(name: str) -> bool:
+    """False for a name with bytes that are not UTF-8 (Python keeps them as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """``name`` as text that can be written anywhere: bytes that are not UTF-8 become ``\\xNN``."""
+    if _encodable(name):
+        return name
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def doc_id_for(path: Path, root: Path) -> str:
-    """``path`` relative to ``root``, '/'-separated; the file name when ``root`` is the file itself."""
+    """``path`` relative to ``root``, '/'-separated (see ``shown_name``); the file name when ``root`` is the file."""
     try:
         rel = path.relative_to(root)
     except ValueError:
         try:
             rel = path.absolute().relative_to(root.absolute())
         except ValueError:
-            return path.name
-    return rel.as_posix() if rel.parts else path.name
+            return shown_name(path.name)
+    return shown_name(rel.as_posix() if rel.parts else path.name)
 
 
 def format_for(path: Path) -> Format:

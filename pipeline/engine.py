@@ -1,0 +1,284 @@
+"""Where documents are analysed: in this process, in a local process pool, or on a Dask cluster.
+
+Every engine yields one ``DocumentResult`` per ``(path, corpus)`` task, in task order, made with the run's own
+reference tables and under the per-document time limit, and never raises for one document. Pool workers exit
+when the main process dies; a Dask worker, even one restarted mid-run, loads the tables from the copy that
+travels with the tasks (``ReferenceCopy``, keyed by its fingerprint), never from its own disk.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import hashlib
+import logging
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .errors import ReferenceTableError, UsageError
+from .records import DocumentResult, Status
+from .reference import Reference, load_reference
+
+log = logging.getLogger("pipeline")
+
+Task = tuple[str, str]  # (path, corpus)
+
+
+# ---------------------------------------------------------------- one document, under the time limit
+
+class _Overtime(BaseException):
+    """Raised into the analysis when its time is up; a BaseException, so no ``except Exception`` swallows it."""
+
+
+def analyse_file(task: Task, ref: Reference, config: Config) -> DocumentResult:
+    """Read and analyse one file within ``config.max_seconds``; any failure becomes an ``error`` result."""
+    from .api import process_path
+
+    path, root = Path(task[0]), Path(task[1])
+    try:
+        with time_limit(config.max_seconds):
+            result = process_path(path, root, ref, config)
+    except _Overtime:
+        result = _failed(path, root, f"gave up after {config.max_seconds:g}s (raise the per-document limit "
+                                     "with --max-seconds)")
+    except Exception as e:
+        log.exception("unexpected failure on %s", path)
+        result = _failed(path, root, f"internal error while analysing: {e!r}")
+    if result.status is Status.ERROR and not result.sha256:
+        # the content's hash, so a failed document is not retried until it changes (empty when unreadable)
+        result = replace(result, sha256=file_sha256(path))
+    return result
+
+
+def _failed(path: Path, root: Path, message: str) -> DocumentResult:
+    from .ingest import doc_id_for, format_for
+
+    return DocumentResult(doc_id_for(path, root), str(path), format_for(path).value, "", Status.ERROR, message)
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of the file's bytes, or "" when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return ""
+    return h.hexdigest()
+
+
+def time_limit(seconds: float) -> contextlib.AbstractContextManager[None]:
+    """Interrupt the block with ``_Overtime`` after ``seconds`` (no limit when ``seconds <= 0``).
+
+    In the main thread a timer signal does it; in any other thread (a Dask worker's) the exception is raised
+    into that thread. Either way it lands between two Python bytecodes, so a long call into C finishes first.
+    """
+    if seconds <= 0:
+        return contextlib.nullcontext()
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        return _alarm_limit(seconds)
+    return _thread_limit(seconds)
+
+
+@contextlib.contextmanager
+def _alarm_limit(seconds: float) -> Iterator[None]:
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Overtime
+
+
+_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+
+
+@contextlib.contextmanager
+def _thread_limit(seconds: float) -> Iterator[None]:
+    thread_id = ctypes.c_ulong(threading.get_ident())
+    lock = threading.Lock()
+    state = {"done": False, "fired": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                _set_async_exc(thread_id, ctypes.py_object(_Overtime))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+            timer.cancel()
+            if state["fired"]:
+                _set_async_exc(thread_id, None)  # withdraw it if the block ended before it was delivered
+
+
+# ---------------------------------------------------------------- this process, or a local pool
+
+_WORKER: dict[str, Any] = {}
+
+
+def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int) -> Iterator[DocumentResult]:
+    """The results in task order, from this process or from a pool of ``workers`` processes."""
+    if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
+        for t in tasks:
+            yield analyse_file(t, ref, config)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(ref, config))
+    finished = False
+    try:
+        yield from pool.map(_pool_task, tasks, chunksize=max(1, min(32, len(tasks) // (workers * 4) or 1)))
+        finished = True
+    finally:  # on a failure of the run, drop the queued documents instead of waiting for them
+        pool.shutdown(wait=finished, cancel_futures=not finished)
+
+
+def _init_worker(ref: Reference, config: Config) -> None:
+    exit_with_parent()
+    _WORKER.update(ref=ref, config=config)
+
+
+def _pool_task(task: Task) -> DocumentResult:
+    return analyse_file(task, _WORKER["ref"], _WORKER["config"])
+
+
+def exit_with_parent() -> None:
+    """Make this (pool worker) process exit when its parent dies, kill -9 included, instead of running on."""
+    parent = multiprocessing.parent_process()
+    parent_pid = parent.pid if parent is not None and parent.pid else os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # PR_SET_PDEATHSIG: the kernel does it
+                if os.getppid() != parent_pid:  # the parent died before the request
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True, name="watch-parent").start()
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+# ---------------------------------------------------------------- Dask
+
+@dataclass(frozen=True)
+class ReferenceCopy:
+    """The run's reference tables as bytes, keyed by their fingerprint: they travel to the Dask workers."""
+
+    fingerprint: str
+    files: tuple[tuple[str, bytes], ...]
+
+    @classmethod
+    def of(cls, ref: Reference) -> ReferenceCopy:
+        """The tables ``ref`` was loaded from; ReferenceTableError if they changed since."""
+        files = tuple((p.name, p.read_bytes()) for p in sorted(Path(ref.directory).glob("*.csv")))
+        copy = cls(ref.fingerprint, files)
+        if copy.digest() != ref.fingerprint:
+            raise ReferenceTableError(f"the reference tables in {ref.directory} changed while the run started; "
+                                      "run again")
+        return copy
+
+    def digest(self) -> str:
+        """The fingerprint of these bytes, computed as ``reference_fingerprint`` does for a folder."""
+        h = hashlib.sha256()
+        for name, data in self.files:
+            h.update(f"{name}\0{len(data)}\0".encode())
+            h.update(data)
+        return h.hexdigest()
+
+
+_COPIES: dict[str, Reference] = {}  # fingerprint -> the tables loaded from this worker's own copy
+
+
+def reference_from_copy(copy: ReferenceCopy) -> Reference:
+    """The tables of ``copy``, written once per process to a folder of its own and loaded from there."""
+    if copy.fingerprint in _COPIES:
+        return _COPIES[copy.fingerprint]
+    if copy.digest() != copy.fingerprint:
+        raise ReferenceTableError("the reference tables sent to this worker are damaged")
+    folder = Path(tempfile.mkdtemp(prefix=f"gpu-factcheck-reference-{copy.fingerprint[:12]}-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for name, data in copy.files:
+        (folder / name).write_bytes(data)
+    ref = load_reference(folder)
+    if ref.fingerprint != copy.fingerprint:  # pragma: no cover - the digest was checked above
+        raise ReferenceTableError(f"the reference tables written to {folder} do not match the run's")
+    _COPIES[copy.fingerprint] = ref
+    return ref
+
+
+def _dask_task(task: Task, copy: ReferenceCopy, config: Config) -> DocumentResult:
+    try:
+        ref = reference_from_copy(copy)
+    except (OSError, ReferenceTableError) as e:
+        path, root = Path(task[0]), Path(task[1])
+        return _failed(path, root, f"the Dask worker could not load the run's reference tables: {e}")
+    return analyse_file(task, ref, replace(config, reference_dir=Path(ref.directory)))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def dask_client(scheduler: str, timeout: str) -> Any:
+    """A client of an existing Dask cluster; UsageError when the extra is missing or the scheduler unreachable."""
+    try:
+        from distributed import Client
+    except ImportError as e:  # pragma: no cover - dask is an optional extra
+        raise UsageError("--engine dask needs the dask extra: pip install 'gpu-factcheck[dask]'") from e
+    try:
+        return Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as e:
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {e}. Check the address "
+                         "(tcp://HOST:8786) and that the scheduler is running.") from e
+
+
+def check_dask(scheduler: str) -> None:
+    """Fail early (before anything is written) when the scheduler is unreachable."""
+    dask_client(scheduler, "5s").close()
+
+
+def dask_map(tasks: list[Task], ref: Reference, config: Config, scheduler: str) -> Iterator[DocumentResult]:
+    """The results in task order from a Dask cluster.
+
+    The tables go to the cluster once, as the result of a task of their own: a worker that restarts loses it
+    and the scheduler computes it again from the task, so no worker ever falls back to other tables.
+    """
+    client = dask_client(scheduler, "10s")
+    try:
+        copy = client.submit(_same, ReferenceCopy.of(ref), pure=False,
+                             key=f"gpu-factcheck-reference-{ref.fingerprint[:16]}-{os.getpid()}-{time.time_ns()}")
+        for future in client.map(_dask_task, tasks, copy=copy, config=config, pure=False):
+            yield future.result()
+    finally:
+        client.close()
