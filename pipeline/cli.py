@@ -59,6 +59,8 @@ def run(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")
                          ] = None,
     author: Annotated[str, typer.Option(help="Author named in ClaimReview exports.")] = "gpu-factcheck",
+    claimreview_url: Annotated[str | None, typer.Option(
+        "--claimreview-url", help="URL of each ClaimReview, e.g. https://example.com/articles/{doc_id}.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress; print only the JSON summary line.")
                      ] = False,
 ) -> None:
@@ -77,9 +79,16 @@ def run(
         raise _fail(FactCheckError(f"--fail-on takes {', '.join(sorted(allowed))} (got {', '.join(verdicts)})"))
     if engine not in ("local", "dask"):
         raise _fail(FactCheckError("--engine is local or dask"))
+    if claimreview_url is not None:
+        from .report.claimreview import check_url_template
+
+        try:
+            check_url_template(claimreview_url)
+        except FactCheckError as e:
+            raise _fail(e) from e
     config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
                     write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
-                    author=author)
+                    author=author, claimreview_url=claimreview_url)
     opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
                       full=full, lock_timeout=lock_timeout, engine=engine, scheduler=scheduler)
     try:

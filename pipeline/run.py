@@ -213,6 +213,8 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
             return summary
         engine = iter(_dask_map(todo, config, opts.scheduler or "") if opts.engine == "dask"
                       else _local_map(todo, config, config.workers))
+        if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
+            summary.deleted = len(store.mark_deleted([d for d, _f, _a in plan]))
         writer = Outputs(out, ref, config, store, corpus, key)
         done = 0
         with writer:
@@ -220,7 +222,7 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
                 if action == "process":
                     result = next(engine)
                     if store:
-                        store.save_result(run_id, result, ref.fingerprint, __version__)
+                        writer.decisions.update(store.save_result(run_id, result, ref.fingerprint, __version__))
                     done += 1
                     if progress:
                         progress(done, len(todo), result)
@@ -232,7 +234,6 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
                 writer.add(result, fresh=fresh, fail_on=opts.fail_on)
         if store:
             store.touch_many(run_id, [(d, str(f)) for d, f, action in plan if action != "process"])
-            summary.deleted = len(store.mark_deleted([d for d, _f, _a in plan]))
         if config.write_segments:
             _write_segments(plan, corpus, ref, config, out)
         writer.finish_tables()
