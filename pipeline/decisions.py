@@ -143,20 +143,31 @@ def attach_reviews(result: DocumentResult, decisions: Mapping[str, Decision]) ->
     return replace(result, claims=tuple(claims))
 
 
-def match_orphans(claims: Sequence[Claim], orphans: Iterable[Decision]) -> list[tuple[Claim, Decision]]:
+def match_orphans(claims: Sequence[Claim], orphans: Iterable[Decision],
+                  first_seen: Mapping[str, str] | None = None) -> list[tuple[Claim, Decision]]:
     """Pair claims that have no decision with decisions whose claim is gone (the article was renamed, or the
     claim's id changed while its words did not): on content first (same text and sentence), then on position
-    (the same document first, then the nearest offset). Each claim and each decision is used once."""
+    (the same document first, then the nearest offset). Each claim and each decision is used once.
+
+    ``first_seen`` (doc_id -> ISO time) leaves out documents the editor could already see when deciding: a claim
+    they did not decide on then (an article's copy, say) does not take the decision now."""
     pool: dict[tuple[str, str], list[Decision]] = {}
     for d in orphans:
         if d.sentence:  # a decision made before sentences were recorded cannot be matched on content
             pool.setdefault((d.text, d.sentence), []).append(d)
+    candidates: list[tuple[tuple[bool, int, str, str], Claim, Decision]] = []
+    for c in claims:
+        for d in pool.get((c.text, c.sentence), ()):
+            if first_seen is not None and c.doc_id != d.doc_id and first_seen.get(c.doc_id, "") < d.decided_at:
+                continue
+            candidates.append(((c.doc_id != d.doc_id, abs(d.start - c.start), c.claim_id, d.claim_id), c, d))
     pairs: list[tuple[Claim, Decision]] = []
-    for c in sorted(claims, key=lambda c: (c.start, c.claim_id)):
-        candidates = pool.get((c.text, c.sentence))
-        if not candidates:
+    used_claims: set[str] = set()
+    used_decisions: set[str] = set()
+    for _key, c, d in sorted(candidates, key=lambda t: t[0]):
+        if c.claim_id in used_claims or d.claim_id in used_decisions:
             continue
-        best = min(candidates, key=lambda d: (d.doc_id != c.doc_id, abs(d.start - c.start), d.claim_id))
-        candidates.remove(best)
-        pairs.append((c, best))
-    return pairs
+        used_claims.add(c.claim_id)
+        used_decisions.add(d.claim_id)
+        pairs.append((c, d))
+    return sorted(pairs, key=lambda p: (p[0].start, p[0].claim_id))

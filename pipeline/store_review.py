@@ -244,7 +244,11 @@ class ReviewMixin:
             rows = conn.execute(f"SELECT {_DECISION_COLS} FROM decisions WHERE sentence != '' AND "
                                 f"text IN ({', '.join('?' * len(part))})", part).fetchall()
             orphans += [Decision(*r) for r in rows if conn.execute(_ALIVE, (r[0],)).fetchone() is None]
-        return self._move(conn, match_orphans(free, orphans)) if orphans else {}
+        return self._move(conn, match_orphans(free, orphans, self._first_seen(conn))) if orphans else {}
+
+    @staticmethod
+    def _first_seen(conn: sqlite3.Connection) -> dict[str, str]:
+        return dict(conn.execute("SELECT doc_id, first_seen FROM documents WHERE deleted = 0"))
 
     def adopt_orphans(self) -> int:
         """After a run: decisions whose claim is gone move to a current, undecided claim with the same text and
@@ -263,7 +267,7 @@ class ReviewMixin:
                     "SELECT c.data FROM claims c JOIN documents doc USING (doc_id) WHERE doc.deleted = 0 "
                     f"AND json_extract(c.data, '$.text') IN ({', '.join('?' * len(part))}) "
                     "AND NOT EXISTS (SELECT 1 FROM decisions WHERE claim_id = c.claim_id)", part)]
-            return len(self._move(conn, match_orphans(claims, orphans)))
+            return len(self._move(conn, match_orphans(claims, orphans, self._first_seen(conn))))
 
     def _move(self, conn: sqlite3.Connection, pairs: Sequence[tuple[Claim, Decision]]) -> dict[str, Decision]:
         moved: dict[str, Decision] = {}
