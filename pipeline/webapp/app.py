@@ -355,15 +355,15 @@ async def report_file(request: Request) -> Response:
     """A report file of the output folder (index.html, a document's .html/.md/.json, the tables); nothing else."""
     out = _config(request).out.resolve()
     name = request.path_params["name"]
-    path = out / name
     suffix = Path(name).suffix.lower()
     allowed = (suffix in REPORT_TYPES and not name.startswith(".")) or name in REPORT_JSONL
+    if not allowed or any(ch in name for ch in "/\\\x00") or name in (".", ".."):
+        raise HTTPException(404, "no such report file")
     try:
-        real = path.resolve(strict=True)
-    except (OSError, RuntimeError):
-        real = None
-    if (not allowed or "/" in name or "\\" in name or "\x00" in name or real is None or real.parent != out
-            or not real.is_file()):
+        real = (out / name).resolve(strict=True)
+    except (OSError, RuntimeError, ValueError):
+        raise HTTPException(404, "no such report file") from None
+    if real.parent != out or not real.is_file():
         raise HTTPException(404, "no such report file")
     media = REPORT_TYPES.get(suffix, "text/plain; charset=utf-8")
     return FileResponse(real, media_type=media, headers={"Content-Security-Policy": REPORT_CSP})
