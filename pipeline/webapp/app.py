@@ -134,7 +134,10 @@ def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
             headers = list(message.get("headers", []))
             present = {k.lower() for k, _ in headers}
             for key, value in ((b"content-security-policy", APP_CSP.encode()),
-                               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                               (b"x-content-type-options", b"nosniff"),
+                               # same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on
+                               # our own form posts, which the cross-site check must refuse
+                               (b"referrer-policy", b"same-origin"),
                                (b"x-frame-options", b"DENY"), (b"cache-control", b"no-store")):
                 if key not in present:
                     headers.append((key, value))
@@ -244,7 +247,8 @@ async def api_decision(request: Request) -> JSONResponse:
         if store.claim_snapshot(claim_id) is None:
             return None
         store.decide(claim_id, status, user.name, note, correction)
-        return store.claim(claim_id)
+        claim = store.claim(claim_id)
+        return claim and {**claim, "document_verdict": views.doc_verdict(store, claim["doc_id"])}
 
     updated = await _in_store(request, work)
     if updated is None:
@@ -293,7 +297,7 @@ async def queue_page(request: Request) -> HTMLResponse:
     names = _config(request).names
     context = await _in_store(request, lambda store: views.queue(store, names, filters))
     return render("app_queue.html.j2", **context, **_page_context(request),
-                  href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#c-{key}" if key else ""))
+                  href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#item-{key}" if key else ""))
 
 
 async def document_page(request: Request) -> HTMLResponse:

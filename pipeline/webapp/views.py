@@ -120,6 +120,12 @@ def document_rows(store: Store) -> list[dict[str, Any]]:
     return out
 
 
+def doc_verdict(store: Store, doc_id: str) -> str:
+    """The document's verdict as the pages show it, after the latest decisions."""
+    titles = {doc_id: None}
+    return report_verdict(_doc_results(store.list_claims(doc_id=doc_id), titles)[doc_id])
+
+
 def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
     """The queue page: matching claims grouped by document (worst document first), counts per status, options."""
     docs = document_rows(store)
