@@ -82,12 +82,19 @@ def history_items(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "kind_zh": label("event", e.get("kind")) or ""} for e in events]
 
 
+REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "history",
+                 "document_verdict")
+EXTRA_FIELDS = ("reason", "scope")  # the checker's, when it wrote them
+
+
 def api_claim(row: dict[str, Any], names: Names) -> dict[str, Any]:
-    """One claim for the API: the stored fields, review_status, assignee, history when given, and labels."""
+    """One claim for the API: the claims.jsonl fields, review_status, assignee, the decision, history when
+    given, and the Chinese labels."""
     claim = _claim(row)
     view = claim_views([claim], "", display_for(DocumentResult(claim.doc_id, "", "", "", Status.OK,
                                                                claims=(claim,)), names))[0]
-    out = {k: v for k, v in row.items() if k != "review"}
+    out = claim.to_dict()
+    out.update({k: row[k] for k in (*EXTRA_FIELDS, *REVIEW_FIELDS) if k in row})
     out["labels"] = claim_labels(view)
     if "history" in out:
         out["history"] = history_items(out["history"])
