@@ -24,6 +24,7 @@ from .decisions import Decision, ReviewStatus
 from .decisions_csv import export_decisions_csv, import_decisions_csv
 from .errors import FactCheckError, UsageError
 from .records import Verdict
+from .report.display import in_written_unit
 from .report.labels import label
 from .report.tables import REVIEW_ZH, VERDICT_ZH
 from .store import DEFAULT_STATE, Store
@@ -109,7 +110,10 @@ def claim_lines(row: dict[str, Any], names: Callable[[str], str] | None = None) 
     what = " · ".join(x for x in (shown, label("attribute", row.get("attribute")) or "") if x)
     body = f"{what}：「{row.get('text', '')}」" if what else f"「{row.get('text', '')}」"
     if row.get("expected") not in (None, ""):
-        body += f" → 正确值 {row['expected']}"
+        expected = str(row["expected"])
+        if row.get("attribute") != "code":
+            expected = in_written_unit(expected, row.get("attribute") or "", row.get("unit"), row.get("written_unit"))
+        body += f" → 正确值 {expected}"
     lines = ["  ".join(head), f"    {body}"]
     if row.get("editor"):
         lines.append(f"    {row['editor']} {row.get('decided_at', '')}" + (f"：{row['note']}" if row.get("note")
