@@ -622,8 +622,10 @@ def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
     for value in (*PREDICATE_ZH, "builtin_framework", "redundant_psu"):
         assert value_label("concept", value), value
     for reason in ("not_in_reference", "owner_uncertain", "scope_not_product", "no_reference_value",
-                   "secondary_source"):
+                   "secondary_source", "not_comparable"):
         assert label("reason", reason), reason
+    for scope in ("product", "chip", "unit", "system", "link", "family"):
+        assert label("scope", scope), scope
     # every kind of finding the code checker writes, read from its source
     source = (Path(__file__).resolve().parents[1] / "pipeline" / "codecheck.py").read_text(encoding="utf-8")
     kinds = set(re.findall(r'Finding\([^,]+, f?"([a-z_]+(?::[a-z_]+)?)', source))
@@ -730,7 +732,7 @@ def coded_claims() -> tuple[Claim, ...]:
                   explanation="torch.cuda.amp.autocast 已弃用。"), subject=None, subject_mention=None),
         replace(c(CODED, "特斯拉P4", "p5", "memory_size", 8, "GB", Verdict.UNVERIFIABLE, doc_id="p4.md",
                   explanation="无法确定。"), subject=None, subject_mention=None,
-                extra={"reason": "owner_uncertain"}),
+                extra={"reason": "owner_uncertain", "scope": "system", "scope_detail": "8卡"}),
     )
     # fmt: on
 
@@ -751,6 +753,7 @@ def test_no_internal_code_on_a_chinese_page(tmp_path: Path) -> None:
         assert "NVIDIA Tesla P4" in page and "定位" in page and "训练" in page
         assert "使用了已弃用的接口 torch.cuda.amp.autocast" in page
         assert "无法确定这个数值说的是哪张卡" in page  # the reason, by its label
+        assert "多卡或整机（8卡）" in page  # the scope, by its label
 
 
 def test_reason_is_shown_only_where_the_claim_has_one() -> None:

@@ -133,6 +133,7 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     out += ["", f"## 无法核实（{len(unsure)}）", ""]
     out += [f"- 第 {v.line} 行 {_quote(v)}（{md_text(v.attribute_zh)}"
             + ("，未检查" if v.verdict == "unchecked" else "")
+            + (f"，口径：{md_text(v.scope_zh)}" if v.scope_zh else "")
             + (f"，原因：{md_text(v.reason_zh)}" if v.reason_zh else "") + "）"
             + (f"：{md_text(v.explanation)}" if v.explanation else "")
             for v in unsure] or ["无。"]

@@ -220,11 +220,26 @@ class ClaimView:
             text = text.replace(c.expected, converted)
         return self.display.ours(text)
 
+    def _field(self, name: str) -> str | None:
+        """A field the checker may keep on the check, on the claim, or (read back from a file) in extra."""
+        value = getattr(self.claim.check, name, None) or getattr(self.claim, name, None) or self.claim.extra.get(name)
+        value = getattr(value, "value", value)  # an Enum
+        return str(value) if value else None
+
     @property
     def reason_zh(self) -> str | None:
         """Why an unverifiable claim could not be checked, when the checker said."""
-        reason = getattr(self.claim, "reason", None) or self.claim.extra.get("reason")
-        return label("reason", reason) if reason else None
+        return label("reason", self._field("reason"))
+
+    @property
+    def scope_zh(self) -> str | None:
+        """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
+        scope = self._field("scope")
+        if not scope or scope == "product":
+            return None
+        shown = label("scope", scope)
+        detail = self._field("scope_detail")
+        return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
 
     @property
     def command(self) -> str:
