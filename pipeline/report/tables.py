@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from ..atomic import atomic_open
 from ..decisions import CLOSED_STATUSES
 from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from ..reference import ATTRIBUTE_ZH
 from .display import Display, in_written_unit, is_traditional
 from .labels import label, labels, value_label
 from .paths import safe_name
@@ -163,7 +164,8 @@ class ClaimView:
 
     @property
     def attribute_zh(self) -> str:
-        return label("attribute", self.claim.attribute) or "其他"
+        a = self.claim.attribute
+        return label("attribute", a) or ATTRIBUTE_ZH.get(a) or "其他"  # the test keeps the catalogue complete
 
     @property
     def review_status(self) -> str:
@@ -220,11 +222,15 @@ class ClaimView:
             text = text.replace(c.expected, converted)
         return self.display.ours(text)
 
-    def _field(self, name: str) -> str | None:
-        """A field the checker may keep on the check, on the claim, or (read back from a file) in extra."""
-        value = getattr(self.claim.check, name, None) or getattr(self.claim, name, None) or self.claim.extra.get(name)
-        value = getattr(value, "value", value)  # an Enum
-        return str(value) if value else None
+    def _field(self, name: str, default: str = "") -> str | None:
+        """A field the checker may keep on the check, on the claim, or (read back from a file) in extra; the first
+        that is set to something other than ``default``."""
+        for value in (getattr(self.claim.check, name, None), getattr(self.claim, name, None),
+                      self.claim.extra.get(name)):
+            value = getattr(value, "value", value)  # an Enum
+            if value and value != default:
+                return str(value)
+        return None
 
     @property
     def reason_zh(self) -> str | None:
@@ -234,8 +240,8 @@ class ClaimView:
     @property
     def scope_zh(self) -> str | None:
         """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
-        scope = self._field("scope")
-        if not scope or scope == "product":
+        scope = self._field("scope", default="product")
+        if not scope:
             return None
         shown = label("scope", scope)
         detail = self._field("scope_detail")
