@@ -266,3 +266,27 @@ def test_an_edited_sentence_does_not_take_the_decision(reviewed: Store) -> None:
     edited = edited.__class__(**{**edited.__dict__, "sentence": "据媒体报道，H100 的显存带宽为 2TB/s。"})
     assert reviewed.save_result(2, make_result("c.md", (edited,)), REF, PIPE) == {}
     assert json.dumps(reviewed.list_claims(doc_id="c.md")[0]["review_status"]) == '"open"'
+
+
+def test_decisions_from_before_the_journal_get_a_history_step_and_are_journaled(tmp_path: Path) -> None:
+    from pipeline.schema import MIGRATIONS
+
+    db = tmp_path / "state.sqlite"
+    claim = make_claim("a.md", "c1", "H100 的显存带宽为 2TB/s", Verdict.CONTRADICTED)
+    conn = sqlite3.connect(db, isolation_level=None)
+    for step in MIGRATIONS[:2]:  # a state written by a version with schema 2
+        step(conn)
+    conn.execute("PRAGMA user_version = 2")
+    conn.execute("INSERT INTO documents VALUES ('a.md', 'corpus/a.md', 'ff', 't', 't', 't', 1, ?, ?, 0, ?)",
+                 (REF, PIPE, '{"status": "ok", "format": "md", "mentions": {}}'))
+    conn.execute("INSERT INTO claims VALUES ('a.md', 'c1', 0, ?)", (json.dumps(claim.to_dict(), ensure_ascii=False),))
+    conn.execute("INSERT INTO decisions VALUES ('c1', 'dismissed', '王编辑', '口径不同', '2024-05-01T08:00:00+00:00', "
+                 "'a.md', ?)", (claim.text,))
+    conn.close()
+    with Store(db) as store:
+        assert [(e.user, e.from_status, e.to_status, e.note) for e in store.history("c1")] == [
+            ("王编辑", "open", "dismissed", "口径不同")]
+        assert store.decisions()["c1"].sentence == claim.sentence  # so that a rename can be matched later
+        assert not store.journal.exists()
+        store.finish_run(store.begin_run(REF, PIPE), {}, 0)
+        assert [(r["claim_id"], r["to"]) for r in records(store.journal)] == [("c1", "dismissed")]
