@@ -501,6 +501,10 @@ def test_login_in_the_browser_then_decide(browser: sync_api.Browser, app_state: 
             item.locator('input[name="note"]').press("Enter")
             expect(item).to_have_class(re.compile(r"\br-accepted\b"))
             expect(item.locator('[data-role="review"]')).to_contain_text("已确认（王编辑")
+            page.locator(".bar button", has_text="退出").click()
+            expect(page).to_have_url(base + "/login")
+            page.goto(base + "/")
+            expect(page.locator("#token")).to_be_visible()  # the session is gone
         finally:
             context.close()
         viewer = browser.new_context(extra_http_headers={"Authorization": "Bearer just-looking"})
