@@ -82,6 +82,8 @@ def run(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")
                          ] = None,
     author: Annotated[str, typer.Option(help="Author named in ClaimReview exports.")] = "gpu-factcheck",
+    claimreview_url: Annotated[str | None, typer.Option(
+        "--claimreview-url", help="URL of each ClaimReview, e.g. https://example.com/articles/{doc_id}.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but one JSON line on stderr at the "
                                         "end (for logs).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show the libraries' logs, and the "
@@ -104,9 +106,13 @@ def run(
             raise FactCheckError(f"--fail-on takes {', '.join(sorted(allowed))} (got {', '.join(verdicts)})")
         if engine not in ("local", "dask"):
             raise FactCheckError("--engine is local or dask")
+        if claimreview_url is not None:
+            from .report.claimreview import check_url_template
+
+            check_url_template(claimreview_url)
         config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
                         write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
-                        author=author)
+                        author=author, claimreview_url=claimreview_url)
         opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
                           full=full, retry=retry, follow_symlinks=follow_symlinks, lock_timeout=lock_timeout,
                           engine=engine, scheduler=scheduler)

@@ -42,4 +42,5 @@ class Config:
     workers: int = 1
     write_segments: bool = False
     author: str = "gpu-factcheck"
+    claimreview_url: str | None = None  # e.g. https://example.com/articles/{doc_id}: each ClaimReview's url
     tolerance: Tolerance = field(default_factory=Tolerance)

@@ -1,6 +1,8 @@
 """Editors' decisions out of the state and back in as CSV, for spreadsheets and for a colleague's copy of the state.
 
-The ``Store`` keeps the decisions; this module only reads and writes the CSV.
+The ``Store`` keeps the decisions and their history; this module only reads and writes the CSV. An import names
+every bad row (an unknown claim, a claim id a spreadsheet turned into a number, an unknown status) and writes
+nothing unless all rows are good; statuses may be written as the pages show them (已驳回) or as codes (dismissed).
 
 >>> with Store(Path("reports/state.sqlite")) as store:  # doctest: +SKIP
 ...     export_decisions_csv(store, Path("decisions.csv"))
@@ -10,14 +12,25 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import atomic_write_text
+from .decisions import CLAIM_ID, REVIEW_STATUSES, Decision, utc_now
 from .errors import UsageError
-from .store import DECISION_STATUSES, Decision, Store, utc_now
+from .report.labels import labels
+from .store import Store
 
-CSV_COLUMNS: tuple[str, ...] = ("claim_id", "doc_id", "text", "status", "editor", "note", "decided_at")
+CSV_COLUMNS: tuple[str, ...] = ("claim_id", "doc_id", "text", "status", "editor", "note", "decided_at",
+                                "correction")
+REQUIRED_COLUMNS: tuple[str, ...] = CSV_COLUMNS[:7]  # files exported before corrections were kept lack the last
+MAX_REPORTED = 20  # bad rows named in one message
+# 已驳回 -> dismissed ...: the names the pages show, and the codes
+STATUS_NAMES: dict[str, str] = {**{zh: code for code, zh in labels("review").items()},
+                                **{code: code for code in REVIEW_STATUSES}}
+# what Excel makes of a long number-like id: 5.04161E+104, 1.23457E+15
+_SCIENTIFIC = re.compile(r"[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
 
 
 def export_decisions_csv(store: Store, path: Path) -> int:
@@ -40,39 +53,59 @@ def export_decisions_csv(store: Store, path: Path) -> int:
 
 
 def import_decisions_csv(store: Store, path: Path) -> int:
-    """Upsert the decisions in a CSV written by ``export_decisions_csv`` (or edited from one).
+    """Apply the decisions in a CSV written by ``export_decisions_csv`` (or edited from one); returns how many
+    changed a claim's review (each change is a step of the claim's history).
 
-    All rows are checked before any is written; errors name the row as a spreadsheet numbers it.
+    All rows are checked before any is written; errors name every bad row as a spreadsheet numbers it.
 
     Raises:
         UsageError: the file is missing or unreadable, a column is missing, or a row is bad.
     """
     path = Path(path)
     rows = _read_csv(path)
-    decisions = []
+    decisions: list[Decision] = []
+    problems: list[str] = []
     for number, row in rows:
-        cell = {k: _unescape_cell(row.get(k) or "") for k in CSV_COLUMNS}
-        where = f"{path.name} row {number}"
-        claim_id, status = cell["claim_id"].strip(), cell["status"].strip()
-        editor = cell["editor"].strip()
-        if not claim_id:
-            raise UsageError(f"{where}: claim_id is empty")
-        if status not in DECISION_STATUSES:
-            raise UsageError(f"{where} ({claim_id}): status {status!r} is not one of "
-                             f"{', '.join(DECISION_STATUSES)}")
-        if not editor:
-            raise UsageError(f"{where} ({claim_id}): editor is empty")
-        decided_at = _parse_time(cell["decided_at"], where)
-        doc_id, text = cell["doc_id"], cell["text"]
-        if not text:
-            current = store.current_claim(claim_id)
-            if current is None:
-                raise UsageError(f"{where} ({claim_id}): text is empty and the claim is not in the "
-                                 "state; fill in the claim's text")
-            doc_id, text = doc_id or current[0], current[1]
-        decisions.append(Decision(claim_id, status, editor, cell["note"], decided_at, doc_id, text))
-    store.put_decisions(decisions)
-    return len(decisions)
+        try:
+            decisions.append(_decision(store, row, f"row {number}"))
+        except UsageError as exc:
+            problems.append(str(exc))
+    if problems:
+        shown = "; ".join(problems[:MAX_REPORTED])
+        more = f"; and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
+        raise UsageError(f"{path.name}: {len(problems)} bad row(s), nothing imported: {shown}{more}")
+    return store.import_decisions(decisions)
+
+
+def _decision(store: Store, row: dict[str, str], where: str) -> Decision:
+    cell = {k: _unescape_cell(row.get(k) or "") for k in CSV_COLUMNS}
+    claim_id, status, editor = cell["claim_id"].strip(), cell["status"].strip(), cell["editor"].strip()
+    if not claim_id:
+        raise UsageError(f"{where}: claim_id is empty")
+    current = store.claim_snapshot(claim_id)
+    if current is None:
+        raise UsageError(f"{where}: {_unknown(claim_id)}")
+    where = f"{where} ({claim_id})"
+    if status not in STATUS_NAMES:
+        raise UsageError(f"{where}: status {status!r} is not one of {', '.join(STATUS_NAMES)}")
+    if not editor:
+        raise UsageError(f"{where}: editor is empty")
+    decided_at = _parse_time(cell["decided_at"], where)
+    text = cell["text"] or current["text"]
+    same = text == current["text"]
+    return Decision(claim_id, STATUS_NAMES[status], editor, cell["note"], decided_at, current["doc_id"], text,
+                    current.get("sentence", "") if same else "", int(current.get("start", -1)) if same else -1,
+                    cell["correction"].strip())
+
+
+def _unknown(claim_id: str) -> str:
+    number_like = claim_id.replace(".", "", 1).isdigit() and not CLAIM_ID.fullmatch(claim_id)
+    if _SCIENTIFIC.fullmatch(claim_id) or number_like:
+        return (f"claim_id {claim_id!r} is malformed: a spreadsheet turned it into a number; format the "
+                "claim_id column as text and export again")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.:-]*", claim_id):
+        return f"claim_id {claim_id!r} is malformed (a claim id is 16 hex digits, like 0f3c9a1b2d4e5f60)"
+    return f"unknown claim id {claim_id!r}: no current claim has it (see `python -m pipeline review list --all`)"
 
 
 # ---- cells --------------------------------------------------------------------------------------
@@ -103,10 +136,10 @@ def _read_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
         except UnicodeDecodeError as exc:
             raise UsageError(f"{path} is neither UTF-8 nor GB18030; save it as 'CSV UTF-8'") from exc
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or ())]
+    missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or ())]
     if missing:
         raise UsageError(f"{path} lacks the column(s) {', '.join(missing)}; "
-                         f"the header must be {','.join(CSV_COLUMNS)}")
+                         f"the header must be {','.join(CSV_COLUMNS)} (correction may be left out)")
     rows: list[tuple[int, dict[str, str]]] = []
     try:  # numbered as a spreadsheet shows them: the header is row 1
         for number, row in enumerate(reader, 2):

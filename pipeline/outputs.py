@@ -16,17 +16,16 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .config import Config
+from .decisions import attach_reviews
 from .ingest import OUTPUT_MARKER
 from .records import DocumentResult, Status
 from .reference import Reference
-from .store import decision_applies
 
 log = logging.getLogger("pipeline")
 
@@ -76,7 +75,7 @@ class Outputs:
         from .report import claimreview_objects, doc_row
 
         claims_out, docs_out, review_out = self.writers
-        r = _with_reviews(result, self.decisions)
+        r = attach_reviews(result, self.decisions)
         # an error or skipped document has no claims whose offsets need its length
         length = len(r.text) if r.text is not None else len(_source_text(r, self.corpus)) if r.claims else 0
         self.validator.set_doc_length(r.doc_id, length)
@@ -88,9 +87,11 @@ class Outputs:
                 self.validator.add(d)
             self.claims_hash.update(claims_out.write(d).encode())
             self.verdicts[d["verdict"]] += 1
-            if fresh and d["verdict"] in fail_on and d["review_status"] not in ("dismissed", "corrected"):
+            # a flag an editor has decided on (accepted, dismissed, corrected) is never alerted again
+            if fresh and d["verdict"] in fail_on and d["review_status"] == "open":
                 self.flagged_new += 1
-        for obj in claimreview_objects(r, author=self.config.author, date_published=self.date):
+        for obj in claimreview_objects(r, author=self.config.author, date_published=self.date,
+                                       url_template=self.config.claimreview_url, names=self.ref.name):
             review_out.write(obj)
         self.claims += len(r.claims)
         self.contents.append((r.doc_id, r.sha256))
@@ -112,7 +113,8 @@ class Outputs:
         if self.validator.pending:
             self._check(self.validator.finish())
         for r in self.pending:
-            write_document_report(r, r.text if r.text is not None else _source_text(r, self.corpus), self.out)
+            write_document_report(r, r.text if r.text is not None else _source_text(r, self.corpus), self.out,
+                                  names=self.ref.name)
         self.pending = []
 
     @staticmethod
@@ -200,20 +202,6 @@ def _report_fingerprint(r: DocumentResult, ref: Reference) -> str:
     key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
                       len(r.claims)])
     return hashlib.sha256(key.encode()).hexdigest()
-
-
-def _with_reviews(result: DocumentResult, decisions: dict[str, Any]) -> DocumentResult:
-    if not decisions:
-        return result
-    claims = []
-    for c in result.claims:
-        d = decisions.get(c.claim_id)
-        if decision_applies(d, c.text):
-            extra = {**c.extra, "review": {"status": d.status, "editor": d.editor, "note": d.note,
-                                           "decided_at": d.decided_at}}
-            c = replace(c, extra=extra)
-        claims.append(c)
-    return replace(result, claims=tuple(claims))
 
 
 def _source_text(result: DocumentResult, root: Path) -> str:

@@ -1,4 +1,5 @@
-"""The editors' review workflow: list flagged claims, record decisions, move decisions in and out as CSV.
+"""The editors' review workflow: list flagged claims, record decisions, move decisions in and out as CSV, restore
+them from the journal, and serve the review app.
 
 Library functions take the state path and return records; ``review_app`` is the thin Typer layer that the
 main CLI mounts as ``python -m pipeline review ...``.
@@ -6,8 +7,10 @@ main CLI mounts as ``python -m pipeline review ...``.
 
 from __future__ import annotations
 
+import getpass
+import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -15,14 +18,17 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
+from .config import DEFAULT_REFERENCE_DIR
+from .decisions import Decision, ReviewStatus
 from .decisions_csv import export_decisions_csv, import_decisions_csv
 from .errors import FactCheckError, UsageError
 from .records import Verdict
+from .report.display import in_written_unit
+from .report.labels import label
 from .report.tables import REVIEW_ZH, VERDICT_ZH
-from .store import DEFAULT_STATE, Decision, ReviewStatus, Store
+from .store import DEFAULT_STATE, Store
+from .store_review import Restored
 
 
 class DecisionStatus(str, Enum):
@@ -56,10 +62,10 @@ def review_claims(state: Path, *, verdict: str | None = None, doc_id: str | None
                                  flagged_only=not include_all and verdict is None)
 
 
-def mark(state: Path, claim_id: str, status: str, editor: str, note: str = "") -> Decision:
-    """Record an editor's decision on one claim."""
+def mark(state: Path, claim_id: str, status: str, editor: str, note: str = "", correction: str = "") -> Decision:
+    """Record an editor's decision on one claim (``open`` reopens it)."""
     with open_state(state) as store:
-        return store.decide(claim_id, status, editor, note)
+        return store.decide(claim_id, status, editor, note, correction)
 
 
 def export_decisions(state: Path, path: Path) -> int:
@@ -69,47 +75,71 @@ def export_decisions(state: Path, path: Path) -> int:
 
 
 def import_decisions(state: Path, path: Path) -> int:
-    """Upsert the decisions in a CSV; returns how many."""
+    """Apply the decisions in a CSV; returns how many changed."""
     with open_state(state) as store:
         return import_decisions_csv(store, path)
 
 
-def _label(value: str | None, labels: dict[str, str]) -> str:
+def restore_decisions(state: Path, journal_file: Path) -> Restored:
+    """Replay a decisions journal into ``state`` (created when missing: restoring after a lost state)."""
+    if not Path(journal_file).is_file():
+        raise UsageError(f"no decisions journal at {journal_file}; it is written beside the state "
+                         "(decisions.jsonl next to state.sqlite)")
+    with Store(state) as store:
+        return store.restore_journal(Path(journal_file))
+
+
+def reference_names(reference: Path | None) -> Callable[[str], str] | None:
+    """Display names of reference ids, or None when the reference tables cannot be read."""
+    if reference is None:
+        return None
+    from .reference import load_reference
+
+    try:
+        return load_reference(Path(reference)).name
+    except (FactCheckError, OSError, ValueError):
+        return None
+
+
+def claim_lines(row: dict[str, Any], names: Callable[[str], str] | None = None) -> list[str]:
+    """One claim for a terminal: the id first (whole, to copy), then what it says, in lines that never truncate."""
+    verdict, status = row.get("verdict"), row["review_status"]
+    head = [row["claim_id"], _coded(verdict, VERDICT_ZH), _coded(status, REVIEW_ZH), row["doc_id"]]
+    subject = row.get("subject")
+    shown = (names(subject) if names and subject else None) or row.get("subject_mention") or ""
+    what = " · ".join(x for x in (shown, label("attribute", row.get("attribute")) or "") if x)
+    body = f"{what}：「{row.get('text', '')}」" if what else f"「{row.get('text', '')}」"
+    if row.get("expected") not in (None, ""):
+        expected = str(row["expected"])
+        if row.get("attribute") != "code":
+            expected = in_written_unit(expected, row.get("attribute") or "", row.get("unit"), row.get("written_unit"))
+        body += f" → 正确值 {expected}"
+    lines = ["  ".join(head), f"    {body}"]
+    if row.get("editor"):
+        lines.append(f"    {row['editor']} {row.get('decided_at', '')}" + (f"：{row['note']}" if row.get("note")
+                                                                         else ""))
+    return lines
+
+
+def _coded(value: str | None, labels: dict[str, str]) -> str:
     if not value:
         return "—"
     return f"{value} {labels[value]}" if value in labels else value
 
 
-def claims_table(rows: Sequence[dict[str, Any]]) -> Table:
-    """One row per claim; English values next to their Chinese labels."""
-    table = Table(title="声明审核 Claims to review", title_justify="left", show_lines=True)
-    table.add_column("claim_id", no_wrap=True, min_width=16)  # whole, so it can be copied
-    for name in ("doc_id", "verdict", "status", "subject", "attribute"):
-        table.add_column(name, overflow="fold")
-    table.add_column("text", overflow="fold", min_width=8, ratio=2)  # fold: CJK has no spaces to wrap at
-    table.add_column("expected", overflow="fold", ratio=1)
-    for r in rows:
-        expected = r.get("expected")
-        # Text(), not str: article text may contain [brackets] that Rich would read as markup
-        table.add_row(*(Text(str(cell)) for cell in (
-            r["claim_id"], r["doc_id"], _label(r.get("verdict"), VERDICT_ZH),
-            _label(r["review_status"], REVIEW_ZH), r.get("subject") or "—", r.get("attribute") or "—",
-            r.get("text", ""), "—" if expected in (None, "") else expected,
-        )))
-    return table
-
-
 # ---- CLI ----------------------------------------------------------------------------------------
 
 review_app = typer.Typer(
-    help="Review flagged claims: list them, accept / dismiss / correct them, export and import decisions.",
+    help="Review flagged claims: list them, accept / dismiss / correct / reopen them, export, import and restore "
+         "decisions, serve the review app.",
     no_args_is_help=True,
 )
 
 StateOption = Annotated[Path, typer.Option("--state", help="The state database a run wrote.")]
 EditorOption = Annotated[str, typer.Option("--editor", help="Who decided (recorded with the decision).")]
-NoteOption = Annotated[str, typer.Option("--note", help="Why; shown in exports.")]
-ClaimArg = Annotated[str, typer.Argument(help="The claim_id, as `review list` shows it.")]
+NoteOption = Annotated[str, typer.Option("--note", help="Why; shown in the history and exports.")]
+ClaimArg = Annotated[str, typer.Argument(help="The claim_id, as `review list` and the reports show it.")]
+ReferenceOption = Annotated[Path, typer.Option("--reference", help="Reference tables, for display names.")]
 
 
 @contextmanager
@@ -140,23 +170,32 @@ def list_cmd(
     status: Annotated[ReviewStatus | None, typer.Option(help="Only this review status.")] = None,
     subject: Annotated[str | None, typer.Option(help="Only claims about this reference id.")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Include supported and unverifiable claims.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object a line, for scripts.")] = False,
+    reference: ReferenceOption = DEFAULT_REFERENCE_DIR,
 ) -> None:
-    """List claims to review (flagged ones unless --all)."""
+    """List claims to review (flagged ones unless --all), each with its claim_id first."""
     with _cli_errors():
         rows = review_claims(state, verdict=verdict.value if verdict else None, doc_id=doc,
                              status=status.value if status else None, subject=subject, include_all=all_)
+    if as_json:
+        for r in rows:
+            typer.echo(json.dumps(r, ensure_ascii=False))
+        return
     if not rows:
         _say("No claims match these filters.")
         return
-    _out().print(claims_table(rows))
+    names = reference_names(reference)
+    for r in rows:
+        for line in claim_lines(r, names):
+            _say(line)
     tally = Counter(r["review_status"] for r in rows)
     by_status = ", ".join(f"{s.value} {tally[s.value]}" for s in ReviewStatus if tally[s.value])
     _say(f"{len(rows)} claim(s): {by_status}")
 
 
-def _decide(state: Path, claim_id: str, status: str, editor: str, note: str) -> None:
+def _decide(state: Path, claim_id: str, status: str, editor: str, note: str, correction: str = "") -> None:
     with _cli_errors():
-        d = mark(state, claim_id, status, editor, note)
+        d = mark(state, claim_id, status, editor, note, correction)
     _say(f"{d.claim_id}: {d.status} ({REVIEW_ZH[d.status]}) by {d.editor} at {d.decided_at}")
 
 
@@ -176,9 +215,17 @@ def dismiss_cmd(claim_id: ClaimArg, editor: EditorOption, note: NoteOption = "",
 
 @review_app.command("correct")
 def correct_cmd(claim_id: ClaimArg, editor: EditorOption, note: NoteOption = "",
+                correction: Annotated[str, typer.Option(help="The corrected text (used in ClaimReview).")] = "",
                 state: StateOption = DEFAULT_STATE) -> None:
     """The article was corrected; the flag is closed."""
-    _decide(state, claim_id, DecisionStatus.CORRECTED.value, editor, note)
+    _decide(state, claim_id, DecisionStatus.CORRECTED.value, editor, note, correction)
+
+
+@review_app.command("reopen")
+def reopen_cmd(claim_id: ClaimArg, editor: EditorOption, note: NoteOption = "",
+               state: StateOption = DEFAULT_STATE) -> None:
+    """Take a decision back: the flag is open again (the history keeps both steps)."""
+    _decide(state, claim_id, ReviewStatus.OPEN.value, editor, note)
 
 
 @review_app.command("mark")
@@ -186,6 +233,28 @@ def mark_cmd(claim_id: ClaimArg, status: Annotated[DecisionStatus, typer.Option(
              editor: EditorOption, note: NoteOption = "", state: StateOption = DEFAULT_STATE) -> None:
     """Record a decision given as --status (same as accept / dismiss / correct)."""
     _decide(state, claim_id, status.value, editor, note)
+
+
+@review_app.command("history")
+def history_cmd(claim_id: ClaimArg, state: StateOption = DEFAULT_STATE) -> None:
+    """Every step of a claim's review: when, who, from, to, why."""
+    with _cli_errors(), open_state(state) as store:
+        events = store.history(claim_id.strip())
+    if not events:
+        _say(f"{claim_id}: no decisions yet")
+    for e in events:
+        _say(f"{e.at}  {e.user}  {e.from_status} -> {e.to_status}" + (f"  {e.note}" if e.note else "")
+             + (f"  (moved from {e.moved_from})" if e.moved_from else ""))
+
+
+@review_app.command("assign")
+def assign_cmd(doc: Annotated[str, typer.Argument(help="The document's doc_id.")],
+               to: Annotated[str, typer.Option("--to", help="The editor (empty: unassign).")],
+               editor: EditorOption, state: StateOption = DEFAULT_STATE) -> None:
+    """Assign a document to an editor (their "my queue" in the review app)."""
+    with _cli_errors(), open_state(state) as store:
+        store.assign(doc, to, editor)
+    _say(f"{doc}: assigned to {to}" if to.strip() else f"{doc}: unassigned")
 
 
 @review_app.command("export")
@@ -198,9 +267,52 @@ def export_cmd(path: Annotated[Path, typer.Argument(help="The CSV to write.")],
 
 
 @review_app.command("import")
-def import_cmd(path: Annotated[Path, typer.Argument(help="A CSV written by `review export`.")],
+def import_cmd(path: Annotated[Path, typer.Argument(help="A CSV written by `review export`, or a decisions "
+                                                         "journal (decisions.jsonl) to restore from.")],
                state: StateOption = DEFAULT_STATE) -> None:
-    """Add or update decisions from a CSV; nothing is written if any row is bad."""
+    """Apply decisions from a CSV (nothing is written if any row is bad), or restore them from a journal."""
     with _cli_errors():
+        if path.suffix.lower() == ".jsonl":
+            restored = restore_decisions(state, path)
+            _say(f"restored {restored.events} decision step(s) and {restored.assignments} assignment(s) from "
+                 f"{path} into {state} ({restored.skipped} already there or unreadable)")
+            return
         n = import_decisions(state, path)
     _say(f"imported {n} decision(s) from {path}")
+
+
+@review_app.command("serve")
+def serve_cmd(
+    out: Annotated[Path, typer.Option("--out", help="The run's output folder (reports are served from it).")
+                   ] = Path("reports"),
+    state: Annotated[Path | None, typer.Option("--state", help="The state database (default: OUT/state.sqlite).")
+                     ] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on; other than loopback needs --users.")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    users: Annotated[Path | None, typer.Option(
+        "--users", help="CSV name,role,token_sha256 (role editor or viewer); every request then needs "
+                        "Authorization: Bearer TOKEN or a login.")] = None,
+    editor: Annotated[str | None, typer.Option(
+        "--editor", help="Your name on decisions when there is no --users file (default: your login).")] = None,
+    reference: ReferenceOption = DEFAULT_REFERENCE_DIR,
+) -> None:
+    """Serve the review app: the queue, each article with its flags, decisions, history, assignments, /api/."""
+    from .webapp import ServeOptions, serve
+
+    with _cli_errors():
+        opts = ServeOptions(out=out, state=state or out / "state.sqlite", host=host, port=port, users=users,
+                            editor=editor or _login_name(), reference=reference)
+        serve(opts, announce=_say)
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser() or "editor"
+    except (OSError, KeyError):
+        return "editor"
+
+
+def claims_table(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """The lines ``review list`` prints for ``rows`` (without display names)."""
+    return [line for r in rows for line in claim_lines(r)]

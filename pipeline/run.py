@@ -176,6 +176,8 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
             return
     engine = (dask_map(todo, ref, config, opts.scheduler or "") if opts.engine == "dask"
               else local_map(todo, ref, config, config.workers))
+    if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
+        summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     writer = Outputs(out, ref, config, store, corpus)
     done = 0
     with contextlib.closing(engine), writer:
@@ -184,7 +186,8 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
             if item.action == "process":
                 result = next(engine)
                 if store:
-                    store.save_result(run_id, result, ref.fingerprint, _version_of(result, config))
+                    writer.decisions.update(store.save_result(run_id, result, ref.fingerprint,
+                                                              _version_of(result, config)))
                 done += 1
                 if progress:
                     progress(done, len(todo), result)
@@ -195,7 +198,6 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
             writer.add(result, fresh=fresh, fail_on=opts.fail_on)
     if store:
         store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action in ("carry", "recheck")])
-        summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     if config.write_segments:
         _write_segments(plan, corpus, ref, config, out)
     writer.finish_tables()

@@ -1,7 +1,8 @@
 """SQLite state beside the pipeline: what each document produced, the runs, and editors' review decisions.
 
 One file (``<out>/state.sqlite``), WAL mode, one transaction per document save, so a run killed half-way
-keeps every document it finished. ``Store.lock`` keeps two runs off the same state.
+keeps every document it finished. ``Store.lock`` keeps two runs off the same state. Decisions, their history and
+assignments are ``ReviewMixin``'s part (``store_review.py``), journaled beside the state (``journal.py``).
 
 >>> with Store(Path("reports/state.sqlite")) as store, store.lock(timeout=10):  # doctest: +SKIP
 ...     run = store.begin_run("ref-2024.06", "0.1.0")
@@ -10,47 +11,42 @@ keeps every document it finished. ``Store.lock`` keeps two runs off the same sta
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from enum import Enum
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from filelock import FileLock, Timeout
 
+from . import journal, schema
+from .decisions import (
+    DECISION_STATUSES,
+    RAISED_STATUSES,
+    REVIEW_STATUSES,
+    Decision,
+    ReviewStatus,
+    decision_applies,
+    status_of,
+    utc_now,
+)
 from .errors import LockedError, UsageError
-from .records import Claim, DocumentResult, Status, Verdict, claim_from_dict
+from .records import Claim, DocumentResult, Status, claim_from_dict
+from .schema import MIGRATIONS, SCHEMA_VERSION
+from .store_review import ReviewMixin
+
+__all__ = [
+    "DECISION_STATUSES", "DEFAULT_STATE", "MIGRATIONS", "RAISED_STATUSES", "REVIEW_STATUSES", "SCHEMA_VERSION",
+    "Decision", "ReviewStatus", "Run", "Store", "StoredDocument", "decision_applies", "status_of", "utc_now",
+]
+
+log = logging.getLogger("pipeline")
 
 DEFAULT_STATE = Path("reports") / "state.sqlite"
 BUSY_TIMEOUT_MS = 30_000  # another process mid-write: wait this long before "database is locked"
-
-
-class ReviewStatus(str, Enum):
-    OPEN = "open"  # no decision, or the claim's text changed since the decision
-    ACCEPTED = "accepted"  # the flag is right and the article is not fixed yet
-    DISMISSED = "dismissed"  # the flag is wrong: never raise it again
-    CORRECTED = "corrected"  # the article was fixed
-
-
-DECISION_STATUSES: tuple[str, ...] = ("accepted", "dismissed", "corrected")
-RAISED_STATUSES = frozenset({"open", "accepted"})  # a flag in one of these still counts
-
-
-@dataclass(frozen=True)
-class Decision:
-    """An editor's decision on one claim, with the claim's text and document when it was made."""
-
-    claim_id: str
-    status: str
-    editor: str
-    note: str
-    decided_at: str
-    doc_id: str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -76,52 +72,7 @@ class Run:
     exit_status: int | None
 
 
-# ---- schema -------------------------------------------------------------------------------------
-# Append a function to MIGRATIONS to change the schema; never edit one that has shipped.
-# PRAGMA user_version holds how many have been applied.
-
-
-def _v1_tables(conn: sqlite3.Connection) -> None:
-    conn.execute("""CREATE TABLE documents (
-        doc_id TEXT PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL,
-        first_seen TEXT NOT NULL, last_seen TEXT NOT NULL, last_processed TEXT NOT NULL,
-        last_run INTEGER, reference_version TEXT NOT NULL, pipeline_version TEXT NOT NULL,
-        deleted INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL)""")
-    conn.execute("""CREATE TABLE runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT, started TEXT NOT NULL, finished TEXT,
-        reference_version TEXT NOT NULL, pipeline_version TEXT NOT NULL, counts TEXT, exit_status INTEGER)""")
-    conn.execute("""CREATE TABLE claims (
-        doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
-        claim_id TEXT NOT NULL, position INTEGER NOT NULL, data TEXT NOT NULL,
-        PRIMARY KEY (doc_id, claim_id))""")
-    conn.execute("""CREATE TABLE decisions (
-        claim_id TEXT PRIMARY KEY,
-        status TEXT NOT NULL CHECK (status IN ('accepted', 'dismissed', 'corrected')),
-        editor TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', decided_at TEXT NOT NULL)""")
-
-
-def _v2_decision_snapshot(conn: sqlite3.Connection) -> None:
-    """Decisions remember the claim's text and document, so a changed claim reopens."""
-    conn.execute("ALTER TABLE decisions ADD COLUMN doc_id TEXT NOT NULL DEFAULT ''")
-    conn.execute("ALTER TABLE decisions ADD COLUMN text TEXT NOT NULL DEFAULT ''")
-    conn.execute("CREATE INDEX claims_by_claim_id ON claims (claim_id)")
-    # Decisions made before v2 are taken to be about the claim as it stands now.
-    rows = conn.execute("SELECT d.claim_id, c.doc_id, c.data FROM decisions d "
-                        "JOIN claims c ON c.claim_id = d.claim_id").fetchall()
-    for claim_id, doc_id, data in rows:
-        conn.execute("UPDATE decisions SET doc_id = ?, text = ? WHERE claim_id = ?",
-                     (doc_id, json.loads(data)["text"], claim_id))
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1_tables, _v2_decision_snapshot)
-SCHEMA_VERSION: int = len(MIGRATIONS)
-
-
 # ---- helpers ------------------------------------------------------------------------------------
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _claim_json(claim: Claim) -> str:
@@ -129,24 +80,18 @@ def _claim_json(claim: Claim) -> str:
     return json.dumps({**claim.extra, **claim.to_dict()}, ensure_ascii=False)
 
 
-def _is_flag(claim_dict: Mapping[str, Any]) -> bool:
-    verdict = claim_dict.get("verdict")
-    return bool(verdict) and Verdict(verdict).is_flag
+class Store(ReviewMixin):
+    """The state database. Not thread-safe: one Store per thread or process.
 
-
-def _choice(value: str, allowed: Iterable[str], what: str) -> str:
-    value = value.value if isinstance(value, Enum) else value  # a str Enum from the CLI
-    allowed = tuple(allowed)
-    if value not in allowed:
-        raise UsageError(f"unknown {what} {value!r}; use one of: {', '.join(allowed)}")
-    return value
-
-
-class Store:
-    """The state database. Not thread-safe: one Store per thread or process."""
+    Raises (on opening):
+        UsageError: the path cannot be opened, is an empty file, is not a gpu-factcheck state, or was written by a
+            newer version; the message says how to restore the decisions from the journal.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self.journal = journal.journal_path(self.path)
+        schema.refuse_empty(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so DDL and DML share one transaction
@@ -156,28 +101,28 @@ class Store:
                              "pass --state with a writable path") from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            schema.check_ours(self._conn, self.path)  # before anything writes to the file
             self._conn.execute("PRAGMA journal_mode = WAL")
             # WAL + NORMAL: a killed process loses nothing committed; a power cut may lose the last commits
             # (the documents are then simply processed again), never the database. One fsync per checkpoint
-            # instead of one per document.
+            # instead of one per document. Decisions are fsynced to the journal as well.
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
             raise UsageError(f"{self.path} is not a usable gpu-factcheck state database ({exc}); "
-                             "move it away or pass --state with another path") from exc
+                             f"refusing to write to it; {schema._restore_hint(self.path)}") from exc
         except BaseException:
             self._conn.close()
             raise
 
     def _migrate(self) -> None:
+        if self._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return  # the common case takes no write lock
         with self._write() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise UsageError(f"{self.path} was written by a newer gpu-factcheck (schema {version}, "
-                                 f"this one knows {SCHEMA_VERSION}); upgrade gpu-factcheck "
-                                 "or pass --state with another path")
+            schema.check_ours(conn, self.path)
             for number, step in enumerate(MIGRATIONS[version:], version + 1):
                 step(conn)
                 conn.execute(f"PRAGMA user_version = {number}")
@@ -241,11 +186,17 @@ class Store:
         return int(cur.lastrowid or 0)
 
     def finish_run(self, run_id: int, counts: Mapping[str, int], exit_status: int) -> None:
+        """Record the run's end; then decisions follow renamed articles' claims and the journal catches up."""
         with self._write() as conn:
             cur = conn.execute("UPDATE runs SET finished = ?, counts = ?, exit_status = ? WHERE id = ?",
                                (utc_now(), json.dumps(dict(counts), ensure_ascii=False), exit_status, run_id))
             if cur.rowcount != 1:
                 raise ValueError(f"no run with id {run_id}")
+        self.adopt_orphans()
+        try:
+            self.sync_journal()
+        except UsageError as exc:  # the run itself is done; the next decision or run retries
+            log.warning("%s", exc)
 
     def last_run(self) -> Run | None:
         """The most recent run, finished or not (``finished`` is None when it was killed)."""
@@ -272,8 +223,12 @@ class Store:
                 and doc.reference_version == reference_version and doc.pipeline_version == pipeline_version)
 
     def save_result(self, run_id: int, result: DocumentResult, reference_version: str,
-                    pipeline_version: str) -> None:
+                    pipeline_version: str) -> dict[str, Decision]:
         """Store one document's result and replace its claims, in one transaction.
+
+        A claim with no decision of its own takes over the decision of a claim that is gone (the article was
+        renamed, or deleted and rewritten) when its text and sentence are the same; returns those decisions by
+        their new claim_id, so a run can show them at once.
 
         Raises:
             ValueError: a claim has no claim_id, or two claims share one.
@@ -303,6 +258,7 @@ class Store:
             conn.executemany("INSERT INTO claims (doc_id, claim_id, position, data) VALUES (?, ?, ?, ?)",
                              [(result.doc_id, c.claim_id, i, _claim_json(c))
                               for i, c in enumerate(result.claims)])
+            return self._adopt(conn, result.claims)
 
     def load_result(self, doc_id: str) -> DocumentResult | None:
         with self._read() as conn:
@@ -347,109 +303,3 @@ class Store:
         rows = self._conn.execute("SELECT doc_id FROM documents WHERE deleted = 0 ORDER BY doc_id")
         return [d for (d,) in rows]
 
-    # ---- review -----------------------------------------------------------------------------
-
-    def decide(self, claim_id: str, status: str, editor: str, note: str = "") -> Decision:
-        """Record an editor's decision on a current claim (replacing an earlier one).
-
-        Raises:
-            UsageError: unknown status, empty editor, or no current claim with this id.
-        """
-        status = _choice(status, DECISION_STATUSES, "review status")
-        claim_id, editor = claim_id.strip(), editor.strip()
-        if not editor:
-            raise UsageError("an editor name is required; pass --editor NAME")
-        with self._write() as conn:
-            rows = conn.execute("SELECT c.doc_id, c.data FROM claims c JOIN documents d USING (doc_id) "
-                                "WHERE c.claim_id = ? AND d.deleted = 0", (claim_id,)).fetchall()
-            if not rows:
-                raise UsageError(f"unknown claim id {claim_id!r}; see the ids with "
-                                 "`python -m pipeline review list --all`")
-            if len(rows) > 1:
-                raise UsageError(f"claim id {claim_id!r} is in {len(rows)} documents; rerun the check")
-            doc_id, data = rows[0]
-            decision = Decision(claim_id, status, editor, note, utc_now(), doc_id, json.loads(data)["text"])
-            self._put_decision(conn, decision)
-        return decision
-
-    @staticmethod
-    def _put_decision(conn: sqlite3.Connection, d: Decision) -> None:
-        conn.execute("""INSERT INTO decisions (claim_id, status, editor, note, decided_at, doc_id, text)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (claim_id) DO UPDATE SET status = excluded.status,
-                          editor = excluded.editor, note = excluded.note, decided_at = excluded.decided_at,
-                          doc_id = excluded.doc_id, text = excluded.text""",
-                     (d.claim_id, d.status, d.editor, d.note, d.decided_at, d.doc_id, d.text))
-
-    def put_decisions(self, decisions: Iterable[Decision]) -> None:
-        """Upsert decisions as they are (their editor, time and claim text included), in one transaction."""
-        with self._write() as conn:
-            for d in decisions:
-                self._put_decision(conn, d)
-
-    def decisions(self) -> dict[str, Decision]:
-        rows = self._conn.execute("SELECT claim_id, status, editor, note, decided_at, doc_id, text "
-                                  "FROM decisions ORDER BY claim_id")
-        return {row[0]: Decision(*row) for row in rows}
-
-    def _decision(self, claim_id: str) -> Decision | None:
-        row = self._conn.execute("SELECT claim_id, status, editor, note, decided_at, doc_id, text "
-                                 "FROM decisions WHERE claim_id = ?", (claim_id,)).fetchone()
-        return Decision(*row) if row else None
-
-    def review_status(self, claim: Claim) -> str:
-        """The decision's status while the claim's text is what the editor saw, else 'open'."""
-        return _status_of(self._decision(claim.claim_id), claim.text)
-
-    def list_claims(self, *, verdict: str | None = None, doc_id: str | None = None, status: str | None = None,
-                    subject: str | None = None, flagged_only: bool = False) -> list[dict[str, Any]]:
-        """Claims of current documents as dicts, with "review_status" and the decision's fields when decided.
-
-        Raises:
-            UsageError: an unknown verdict or review status.
-        """
-        if verdict is not None:
-            verdict = _choice(verdict, (v.value for v in Verdict), "verdict")
-        if status is not None:
-            status = _choice(status, (s.value for s in ReviewStatus), "review status")
-        sql = "SELECT c.data FROM claims c JOIN documents d USING (doc_id) WHERE d.deleted = 0"
-        args: tuple[str, ...] = ()
-        if doc_id is not None:
-            sql, args = sql + " AND c.doc_id = ?", (doc_id,)
-        with self._read() as conn:
-            claims = [json.loads(d) for (d,) in conn.execute(sql + " ORDER BY c.doc_id, c.position", args)]
-            decided = self.decisions()
-        out = []
-        for c in claims:
-            if (flagged_only and not _is_flag(c)) or (verdict is not None and c.get("verdict") != verdict):
-                continue
-            if subject is not None and (c.get("subject") or "").casefold() != subject.casefold():
-                continue
-            decision = decided.get(c["claim_id"])
-            c["review_status"] = _status_of(decision, c["text"])
-            if status is not None and c["review_status"] != status:
-                continue
-            if decision is not None and c["review_status"] != "open":
-                c.update(editor=decision.editor, note=decision.note, decided_at=decision.decided_at)
-            out.append(c)
-        return out
-
-    def open_flags(self, doc_id: str) -> int:
-        """Flags of the document still standing: no decision yet, or accepted and not yet corrected."""
-        return sum(1 for c in self.list_claims(doc_id=doc_id, flagged_only=True)
-                   if c["review_status"] in RAISED_STATUSES)
-
-    def current_claim(self, claim_id: str) -> tuple[str, str] | None:
-        """The (doc_id, text) of the claim with this id in a current document, or None."""
-        row = self._conn.execute("SELECT c.doc_id, c.data FROM claims c JOIN documents d USING (doc_id) "
-                                 "WHERE c.claim_id = ? AND d.deleted = 0 LIMIT 1", (claim_id,)).fetchone()
-        return (row[0], json.loads(row[1])["text"]) if row else None
-
-
-def decision_applies(decision: Decision | None, text: str) -> bool:
-    """A decision stays attached to its claim while the claim's text is what the editor saw."""
-    return decision is not None and decision.text == text
-
-
-def _status_of(decision: Decision | None, text: str) -> str:
-    return decision.status if decision_applies(decision, text) else ReviewStatus.OPEN.value

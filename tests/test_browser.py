@@ -8,6 +8,7 @@ filter, follow links, click or keyboard onto a highlighted claim, read the side 
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -171,7 +172,7 @@ def test_clicking_a_mark_shows_its_claim_in_the_panel(page: sync_api.Page, repor
     item = page.locator(f"#item-{key}")
     wrong.click()
     expect(wrong).to_have_class("v-contradicted active")
-    expect(item).to_have_class("claim v-contradicted active")
+    expect(item).to_have_class("claim v-contradicted flag r-open active")
     expect(item).to_be_in_viewport()
     expect(item).to_contain_text("正确值")
     expect(item).to_contain_text("24 GB")
@@ -271,3 +272,246 @@ def test_screenshot_of_the_document_page(page: sync_api.Page, reports: Path, tmp
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 1000
     with contextlib.suppress(OSError):  # a convenience copy for people, not part of the check
         shutil.copyfile(shot, SHOT_FOR_LEAD)
+
+
+# ---------------------------------------------------------------- the review app (review serve)
+
+EDITOR = "测试编辑"
+SHOTS = Path("/tmp/review-shots")  # for people reading the closing note; not part of the checks
+APP_ARTICLES = {
+    "specs.md": SPECS,
+    "p100.md": "# P100速览\n\nTesla P100配备了GDDR5显存，拥有3584个CUDA核心。\n",
+}
+
+
+@pytest.fixture(scope="module")
+def app_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    corpus = tmp_path_factory.mktemp("app-corpus")
+    for name, text in APP_ARTICLES.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    out = tmp_path_factory.mktemp("app-reports")
+    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1)))
+    assert summary.verdicts.get("contradicted", 0) >= 2, summary.line()
+    return out / "state.sqlite"
+
+
+@pytest.fixture
+def app(app_state: Path, tmp_path: Path) -> Iterator[str]:
+    """The app over a copy of the state (each test starts with no decisions), no login, as EDITOR."""
+    from pipeline.webapp import ServeOptions, app_config
+    from tests.app_server import running_app
+
+    out = tmp_path / "reports"
+    shutil.copytree(app_state.parent, out)
+    config = app_config(ServeOptions(out=out, state=out / "state.sqlite", editor=EDITOR))
+    with running_app(config) as base:
+        yield base
+
+
+def flag_item(page: sync_api.Page, text: str) -> sync_api.Locator:
+    return page.locator("li.claim.flag", has=page.locator(".quote", has_text=text))
+
+
+def test_editor_clears_a_flag_by_keyboard_and_a_colleague_sees_it(browser: sync_api.Browser, page: sync_api.Page,
+                                                                  app: str) -> None:
+    page.goto(app + "/")
+    expect(page.locator("h1")).to_have_text("审核队列")
+    expect(page.locator('[data-role="count-open"]')).not_to_have_text("0")
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "queue.png"), full_page=True)
+
+    # filter: only contradicted flags of one article, by the select (the form submits itself)
+    page.locator('select[name="verdict"]').select_option("contradicted")
+    expect(page).to_have_url(re.compile(r"verdict=contradicted"))
+    page.locator('input[name="q"]').fill("32GB")
+    page.locator('input[name="q"]').press("Enter")
+    page.wait_for_url(re.compile(r"q=32GB"))
+    page.wait_for_load_state("load")  # the queue's script is in place before keys are pressed
+    rows = page.locator("ul.rows li")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("32GB")
+    expect(rows.first).to_contain_text("显存容量")
+
+    # open the article from the keyboard: j selects the first claim, Enter follows its link
+    page.keyboard.press("j")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/doc/specs\.md#item-"))
+    page.wait_for_load_state("load")
+    item = flag_item(page, "32GB")
+    expect(item).to_be_focused()
+    mark = page.locator("#article mark", has_text="32GB")
+    expect(mark).not_to_have_class(re.compile(r"\bclosed\b"))
+
+    # dismiss with a note, by keyboard only; the page restyles at once, without a reload
+    page.keyboard.press("d")
+    expect(item.locator('input[name="note"]')).to_be_focused()
+    page.keyboard.type("口径不同，误报")
+    page.keyboard.press("Enter")
+    expect(item).to_have_class(re.compile(r"\bclosed\b"))
+    expect(item).to_have_class(re.compile(r"\br-dismissed\b"))
+    expect(mark).to_have_class(re.compile(r"\bclosed\b"))
+    expect(item.locator('[data-role="review"]')).to_contain_text(f"已驳回（{EDITOR}")
+    expect(item.locator('[data-role="review"]')).to_contain_text("口径不同，误报")
+    expect(page.locator('ol[data-role="closed"] li.claim')).to_have_count(1)
+    expect(page.locator('[data-role="doc-verdict"]')).to_have_text("可信")  # its only flag was a false alarm
+    assert float(item.evaluate("el => getComputedStyle(el).opacity")) < 1
+    page.locator("#article").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "article.png"), full_page=False)
+
+    # reload: the decision is in the state
+    page.reload()
+    item = flag_item(page, "32GB")
+    expect(item).to_have_class(re.compile(r"\bclosed\b"))
+    expect(page.locator('ol[data-role="closed"]')).to_contain_text("32GB")
+
+    # a second browser context (another editor's browser) sees it, and reopens it
+    other = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
+    try:
+        second = other.new_page()
+        second.set_default_timeout(5000)
+        second.goto(page.url.split("#")[0])
+        second.wait_for_load_state("load")
+        theirs = flag_item(second, "32GB")
+        expect(theirs).to_have_class(re.compile(r"\br-dismissed\b"))
+        theirs.locator(".quote").click()
+        second.keyboard.press("o")
+        second.keyboard.type("作者说是另一个版本")
+        second.keyboard.press("Enter")
+        expect(theirs).to_have_class(re.compile(r"\br-open\b"))
+        expect(theirs).not_to_have_class(re.compile(r"\bclosed\b"))
+        steps = theirs.locator('ol[data-role="history"] li')
+        expect(steps).to_have_count(2)
+        expect(steps.nth(0)).to_contain_text(f"{EDITOR}：待处理 → 已驳回：口径不同，误报")
+        expect(steps.nth(1)).to_contain_text(f"{EDITOR}：已驳回 → 待处理：作者说是另一个版本")
+    finally:
+        other.close()
+
+    page.reload()
+    steps = flag_item(page, "32GB").locator('ol[data-role="history"] li')
+    expect(steps).to_have_count(2)
+    expect(flag_item(page, "32GB")).to_have_class(re.compile(r"\br-open\b"))
+
+
+def test_assignment_feeds_my_queue_and_correct_needs_the_corrected_text(page: sync_api.Page, app: str) -> None:
+    page.goto(app + "/doc/p100.md")
+    page.locator('[data-role="assign-me"]').click()
+    expect(page.locator('[data-role="assignee"]')).to_have_text(EDITOR)
+    page.locator('[data-role="my-queue"]').click()
+    expect(page.locator("section.doc")).to_have_count(1)
+    expect(page.locator("section.doc")).to_contain_text("P100速览")
+    expect(page.locator("section.doc")).to_contain_text(f"负责编辑：{EDITOR}")
+
+    page.locator("section.doc a.claim-link", has_text="GDDR5").click()
+    page.wait_for_url(re.compile(r"/doc/p100\.md#item-"))
+    page.wait_for_load_state("load")
+    item = flag_item(page, "GDDR5")
+    item.locator('button[data-act="corrected"]').click()
+    item.locator('button[type="submit"]').click()
+    expect(item.locator('[data-role="error"]')).to_have_text("请写下更正后的文字。")
+    item.locator('input[name="correction"]').fill("Tesla P100配备了HBM2显存")
+    item.locator('input[name="correction"]').press("Enter")
+    expect(item).to_have_class(re.compile(r"\br-corrected\b"))
+    expect(item.locator('[data-role="correction"]')).to_have_text("Tesla P100配备了HBM2显存")
+    page.goto(app + "/?status=corrected")
+    expect(page.locator("ul.rows li")).to_have_count(1)
+    expect(page.locator("ul.rows li")).to_contain_text("已修正")
+
+
+def test_a_page_on_another_site_cannot_decide(browser: sync_api.Browser, app: str, app_state: Path) -> None:
+    """A form and a script on another origin post to the app in the editor's browser: both are refused."""
+    import http.server
+    import threading
+
+    claim_id = flag_id(app, "32GB")
+    target = f"{app}/api/claims/{claim_id}/decision"
+    evil = (f'<form method="post" action="{target}" enctype="text/plain">'
+            '<input name=\'{"status": "dismissed", "note": "\' value=\'"}\'></form>'
+            f'<script>fetch("{target}", {{method: "POST", mode: "no-cors", body: \'{{"status": "accepted"}}\'}})'
+            ".finally(function () { document.forms[0].submit(); });</script>")
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(evil.encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        page.wait_for_url(f"{app}/api/**")  # the form was sent, and landed on our refusal
+        assert "cross-site request refused" in page.content()
+    finally:
+        context.close()
+        server.shutdown()
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{app}/api/claims/{claim_id}") as r:
+        assert json.loads(r.read())["review_status"] == "open"
+
+
+def flag_id(app: str, text: str) -> str:
+    import json
+    import urllib.parse
+    import urllib.request
+
+    with urllib.request.urlopen(f"{app}/api/claims?" + urllib.parse.urlencode({"q": text, "verdict": "contradicted"})
+                                ) as r:
+        return str(json.loads(r.read())[0]["claim_id"])
+
+
+def test_login_in_the_browser_then_decide(browser: sync_api.Browser, app_state: Path, tmp_path: Path) -> None:
+    """With a users file: the login form, a session cookie, and a decision under the editor's name."""
+    import hashlib
+
+    from pipeline.webapp import ServeOptions, app_config
+    from tests.app_server import running_app
+
+    out = tmp_path / "reports"
+    shutil.copytree(app_state.parent, out)
+    users = tmp_path / "users.csv"
+    users.write_text("name,role,token_sha256\n"
+                     f"王编辑,editor,{hashlib.sha256(b'open-sesame').hexdigest()}\n"
+                     f"赵读者,viewer,{hashlib.sha256(b'just-looking').hexdigest()}\n", encoding="utf-8")
+    config = app_config(ServeOptions(out=out, state=out / "state.sqlite", users=users, host="0.0.0.0"))
+    with running_app(config) as base:
+        context = browser.new_context(locale="zh-CN")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(5000)
+            response = page.goto(base + "/doc/specs.md")
+            assert response is not None and response.status == 401
+            page.locator("#token").fill("wrong")
+            page.locator("#token").press("Enter")
+            expect(page.locator(".error")).to_have_text("令牌不对，请重试。")
+            page.locator("#token").fill("open-sesame")
+            page.locator("#token").press("Enter")
+            expect(page).to_have_url(base + "/doc/specs.md")
+            page.wait_for_load_state("load")
+            expect(page.locator(".bar .who")).to_have_text("王编辑（编辑）")
+            item = flag_item(page, "32GB")
+            item.locator('button[data-act="accepted"]').click()
+            item.locator('input[name="note"]').press("Enter")
+            expect(item).to_have_class(re.compile(r"\br-accepted\b"))
+            expect(item.locator('[data-role="review"]')).to_contain_text("已确认（王编辑")
+            page.locator(".bar button", has_text="退出").click()
+            expect(page).to_have_url(base + "/login")
+            page.goto(base + "/")
+            expect(page.locator("#token")).to_be_visible()  # the session is gone
+        finally:
+            context.close()
+        viewer = browser.new_context(extra_http_headers={"Authorization": "Bearer just-looking"})
+        try:
+            page = viewer.new_page()
+            page.goto(base + "/doc/specs.md")
+            expect(page.locator(".bar .who")).to_have_text("赵读者（只读）")
+            expect(page.locator('button[data-act="dismissed"]')).to_have_count(0)
+        finally:
+            viewer.close()

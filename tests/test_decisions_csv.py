@@ -29,11 +29,16 @@ def test_csv_export_import_round_trip(reviewed: Store, tmp_path: Path) -> None:
     # a leading apostrophe, so a spreadsheet won't run them as formulas
     assert frame["note"].tolist() == ["'=官方口径, 见 \"白皮书\"\n第二行", "'-"]
 
-    with Store(tmp_path / "other.sqlite") as other:
+    with Store(tmp_path / "other.sqlite") as other:  # a colleague's copy of the state: the same claims
+        for doc_id in ("a.md", "b.md"):
+            other.save_result(1, reviewed.load_result(doc_id), REF, PIPE)  # type: ignore[arg-type]
         assert import_decisions_csv(other, out) == 2
         assert other.decisions() == reviewed.decisions()
-    assert import_decisions_csv(reviewed, out) == 2  # importing again changes nothing
+        assert [(e.user, e.from_status, e.to_status, e.kind) for e in other.history("a.md-bw")] == [
+            ("王编辑", "open", "dismissed", "import")]
+    assert import_decisions_csv(reviewed, out) == 0  # importing again changes nothing
     assert len(reviewed.decisions()) == 2
+    assert len(reviewed.history("a.md-bw")) == 1  # and adds no history
 
 
 def test_import_fills_text_from_the_state_and_accepts_gbk(reviewed: Store, tmp_path: Path) -> None:
@@ -56,11 +61,18 @@ GOOD_ROW = "a.md-bw,a.md,H100 的显存带宽为 2TB/s,dismissed,王编辑,,\n"
 
 @pytest.mark.parametrize(("body", "message"), [
     (HEADER + GOOD_ROW + "a.md-mi,a.md,MI300X 由英伟达推出,maybe,王编辑,,\n",
-     r"row 3 \(a\.md-mi\): status 'maybe' is not one of accepted, dismissed, corrected"),
+     r"1 bad row.*row 3 \(a\.md-mi\): status 'maybe' is not one of 待处理, 已确认, 已驳回, 已修正, open, "),
     (HEADER + GOOD_ROW + GOOD_ROW + ",a.md,x,dismissed,王编辑,,\n", "row 4: claim_id is empty"),
     (HEADER + "a.md-mi,a.md,MI300X 由英伟达推出,accepted,,,\n", r"row 2 \(a\.md-mi\): editor is empty"),
-    (HEADER + "a.md-mi,a.md,x,accepted,王编辑,,昨天\n", "row 2: decided_at '昨天' is not an ISO-8601 time"),
-    (HEADER + "zz,,,accepted,王编辑,,\n", r"row 2 \(zz\): text is empty and the claim is not in the state"),
+    (HEADER + "a.md-mi,a.md,x,accepted,王编辑,,昨天\n",
+     r"row 2 \(a\.md-mi\): decided_at '昨天' is not an ISO-8601 time"),
+    (HEADER + "zz,,,accepted,王编辑,,\n", r"row 2: unknown claim id 'zz': no current claim has it"),
+    (HEADER + "5.04161E+104,a.md,x,accepted,王编辑,,\n",
+     r"row 2: claim_id '5\.04161E\+104' is malformed: a spreadsheet turned it into a number"),
+    (HEADER + "a.md-bw;drop,a.md,x,accepted,王编辑,,\n", r"row 2: claim_id 'a\.md-bw;drop' is malformed"),
+    (HEADER + "9e8f7a6b5c4d3e2f,a.md,x,dismissed,王编辑,,\n" + GOOD_ROW + "1.23457E+15,,,已驳回,王编辑,,\n",
+     r"2 bad row\(s\), nothing imported: row 2: unknown claim id '9e8f7a6b5c4d3e2f'.*; row 4: claim_id "
+     r"'1\.23457E\+15' is malformed"),
     ("claim_id,status,editor\n" + "a.md-bw,dismissed,王编辑\n", "lacks the column.s. doc_id, text, note"),
 ])
 def test_bad_csv_rows_name_the_row_and_write_nothing(reviewed: Store, tmp_path: Path, body: str,
@@ -99,5 +111,34 @@ def test_csv_round_trips_any_text(text: str, note: str, editor: str) -> None:
             export_decisions_csv(a, path)
             expected = a.decisions()
         with Store(Path(tmp) / "b.sqlite") as b:
+            b.save_result(1, make_result("a.md", (claim,)), REF, PIPE)
             import_decisions_csv(b, path)
             assert b.decisions() == expected
+
+
+def test_import_takes_the_chinese_status_names_and_keeps_history(reviewed: Store, tmp_path: Path) -> None:
+    reviewed.decide("a.md-bw", "accepted", "王编辑", "先确认")
+    path = tmp_path / "from-excel.csv"
+    path.write_text(HEADER + "a.md-bw,a.md,,已驳回,李编辑,口径不同,2030-01-01T00:00:00Z\n"
+                    "a.md-fp,a.md,,已修正,李编辑,,2030-01-01T00:00:00Z\n"
+                    "a.md-mi,a.md,,待处理,李编辑,,2030-01-01T00:00:00Z\n", encoding="utf-8")
+    assert import_decisions_csv(reviewed, path) == 2  # a.md-mi was open already: nothing to reopen
+    assert {k: d.status for k, d in reviewed.decisions().items()} == {"a.md-bw": "dismissed", "a.md-fp": "corrected"}
+    steps = [(e.user, e.from_status, e.to_status, e.note) for e in reviewed.history("a.md-bw")]
+    assert steps == [("王编辑", "open", "accepted", "先确认"), ("李编辑", "accepted", "dismissed", "口径不同")]
+    reopen = tmp_path / "reopen.csv"
+    reopen.write_text(HEADER + "a.md-bw,a.md,,待处理,王编辑,再看看,\n", encoding="utf-8")
+    assert import_decisions_csv(reviewed, reopen) == 1
+    assert "a.md-bw" not in reviewed.decisions()
+    assert reviewed.history("a.md-bw")[-1].to_status == "open"
+
+
+def test_export_and_import_keep_the_correction(reviewed: Store, tmp_path: Path) -> None:
+    reviewed.decide("a.md-bw", "corrected", "王编辑", correction="H100 的显存带宽为 3.35TB/s")
+    out = tmp_path / "d.csv"
+    export_decisions_csv(reviewed, out)
+    frame = pd.read_csv(out, encoding="utf-8-sig", dtype=str, keep_default_na=False)
+    assert frame["correction"].tolist() == ["H100 的显存带宽为 3.35TB/s"]
+    reviewed.decide("a.md-bw", "open", "王编辑")
+    assert import_decisions_csv(reviewed, out) == 1
+    assert reviewed.decisions()["a.md-bw"].correction == "H100 的显存带宽为 3.35TB/s"

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+from dataclasses import replace
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ from hypothesis import strategies as st
 
 from pipeline import atomic
 from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_text
+from pipeline.errors import UsageError
 from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from pipeline.report import (
     claimreview_objects,
@@ -27,8 +32,12 @@ from pipeline.report import (
     write_document_report,
     write_run_reports,
 )
+from pipeline.report import labels as labels_module
+from pipeline.report.claimreview import check_url_template
+from pipeline.report.display import in_written_unit, is_traditional, unit_rows
 from pipeline.report.html import render_document_html, render_index_html, segments
-from pipeline.report.tables import SEVERITY, claim_views, doc_rows, safe_href, totals
+from pipeline.report.labels import code_label, label, value_label
+from pipeline.report.tables import SEVERITY, claim_views, doc_row, doc_rows, report_verdict, safe_href, totals
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -505,7 +514,8 @@ def test_claimreview_objects() -> None:
     result = article_result()
     kw: dict[str, Any] = {"author": "某科技网", "date_published": "2024-06-03", "url_base": "https://example.com/a/"}
     first = claimreview_objects(result, **kw)
-    assert [o["@id"] for o in first] == [f"urn:gpu-factcheck:claim:{k}" for k in ("c01", "c04", "c07", "c09")]
+    # c07 was dismissed by an editor and c09 is a code finding: neither is published
+    assert [o["@id"] for o in first] == [f"urn:gpu-factcheck:claim:{k}" for k in ("c01", "c04")]
     assert first == claimreview_objects(result, **kw)
     for o in first:
         assert o["@context"] == "https://schema.org" and o["@type"] == "ClaimReview"
@@ -520,12 +530,40 @@ def test_claimreview_objects() -> None:
     assert c01["claimReviewed"] == "某卡配备了24GB的HBM3显存，带宽高达1TB/s。"
     assert c01["reviewRating"]["ratingValue"] == 1 and c01["reviewRating"]["alternateName"] == "错误"
     assert c01["ratingExplanation"] == f"参考表中该卡各版本均为80GB显存。 正确值：80 GB 来源：{H100}"
-    assert first[2]["reviewRating"]["alternateName"] == "张冠李戴"
-    assert first[3]["reviewRating"] == {"@type": "Rating", "ratingValue": 2, "bestRating": 5,
-                                        "worstRating": 1, "alternateName": "代码问题"}
     no_url = claimreview_objects(result, author="x", date_published="2024-06-03")
-    assert "url" not in no_url[0]["itemReviewed"]["appearance"]
+    assert "url" not in no_url[0]["itemReviewed"]["appearance"] and "url" not in no_url[0]
     json.dumps(first, ensure_ascii=False)  # plain JSON-LD
+
+
+def test_claimreview_url_and_the_editors_correction() -> None:
+    result = article_result()
+    corrected = {"status": "corrected", "editor": "李编辑", "correction": "该卡配备了80GB的HBM3显存"}
+    claims = tuple(replace(c, extra={"review": corrected}) if c.claim_id == "c01" else c for c in result.claims)
+    objects = claimreview_objects(replace(result, claims=claims), author="x", date_published="2024-06-03",
+                                  url_template="https://example.com/articles/{doc_id}#{claim_id}")
+    assert [o["url"] for o in objects] == ["https://example.com/articles/xinghai-x1.md#c01",
+                                           "https://example.com/articles/xinghai-x1.md#c04"]
+    assert objects[0]["ratingExplanation"] == f"该卡配备了80GB的HBM3显存 来源：{H100}"
+    misattributed = replace(claims[6], extra={})  # c07 without its dismissal is published again
+    again = claimreview_objects(replace(result, claims=(misattributed,)), author="x", date_published="2024")
+    assert again[0]["reviewRating"]["alternateName"] == "张冠李戴"
+
+
+@pytest.mark.parametrize(("template", "ok"), [
+    ("https://example.com/articles/{doc_id}", True),
+    ("https://example.com/a/{doc_id}/{claim_id}", True),
+    ("http://example.com/static", True),
+    ("ftp://example.com/{doc_id}", False),
+    ("https://example.com/{path}", False),
+    ("/articles/{doc_id}", False),
+    ("https://example.com/{doc_id", False),
+])
+def test_claimreview_url_template(template: str, ok: bool) -> None:
+    if ok:
+        assert check_url_template(template) == template
+    else:
+        with pytest.raises(UsageError, match="--claimreview-url"):
+            check_url_template(template)
 
 
 @settings(max_examples=200, deadline=None)
@@ -549,3 +587,237 @@ def test_segments_property(spans: list[tuple[int, int, Verdict]]) -> None:
                 assert seg.owner is not None
                 assert SEVERITY[seg.owner.verdict] == max(SEVERITY[v.verdict] for v in covering)
         pos += len(seg.text)
+
+
+# ---- words an editor reads ----------------------------------------------------------------------
+
+REFERENCE_NAMES = {"nvidia_tesla_p4": "NVIDIA Tesla P4", "nvidia": "NVIDIA", "tesla_inc": "Tesla, Inc."}
+CODE_LIKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:training|inference|tesla_inc|nvidia)\b")
+
+
+def test_every_catalogue_row_is_a_label() -> None:
+    rows = list(csv.DictReader(labels_module.CATALOGUE.open(encoding="utf-8", newline="")))
+    assert {r["kind"] for r in rows} <= set(labels_module.KINDS)
+    keys = [(r["kind"], r["key"]) for r in rows]
+    assert len(keys) == len(set(keys))
+    for r in rows:
+        assert r["zh"].strip() and re.search(r"[\u4e00-\u9fff]", r["zh"]), r
+        assert not CODE_LIKE.search(r["zh"].replace("{detail}", "")), r
+
+
+def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
+    from pipeline.concept_check import POSITIONING_ZH
+    from pipeline.decisions import REVIEW_STATUSES
+    from pipeline.extract.concepts import PREDICATE_ZH
+    from pipeline.reference import ATTRIBUTE_ZH
+
+    assert all(label("verdict", v.value) for v in Verdict) and label("verdict", "unchecked")
+    assert all(label("review", s) for s in REVIEW_STATUSES)
+    assert all(label("doc_status", s.value) for s in Status)
+    specs = pd.read_csv(Path(__file__).resolve().parents[1] / "reference" / "specs.csv", dtype=str)
+    for attribute in {*ATTRIBUTE_ZH, *specs["attribute"], "positioning"}:
+        assert label("attribute", attribute), attribute
+    for value in POSITIONING_ZH:
+        assert value_label("positioning", value), value
+    for value in (*PREDICATE_ZH, "builtin_framework", "redundant_psu"):
+        assert value_label("concept", value), value
+    for reason in ("not_in_reference", "owner_uncertain", "scope_not_product", "no_reference_value",
+                   "secondary_source", "not_comparable"):
+        assert label("reason", reason), reason
+    for scope in ("product", "chip", "unit", "system", "link", "family"):
+        assert label("scope", scope), scope
+    # every kind of finding the code checker writes, read from its source
+    source = (Path(__file__).resolve().parents[1] / "pipeline" / "codecheck.py").read_text(encoding="utf-8")
+    kinds = set(re.findall(r'Finding\([^,]+, f?"([a-z_]+(?::[a-z_]+)?)', source))
+    assert {"syntax_error", "undefined_name", "deprecated_api", "claim_not_in_code:on_gpu"} <= kinds
+    for kind in kinds:
+        assert code_label(kind) or code_label(f"{kind}:x"), kind
+
+
+# fmt: off
+CODE_LABELS = [
+    ("undefined_name:train_loader",        "使用了未定义的名称 train_loader"),
+    ("deprecated_api:torch.cuda.amp.autocast", "使用了已弃用的接口 torch.cuda.amp.autocast"),
+    ("claim_not_in_code:on_gpu",           "文中说在GPU上运行，代码里没有"),
+    ("syntax_error",                       "语法错误"),
+    ("something_new:x",                    None),
+    (None,                                 None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("value", "expected"), CODE_LABELS)
+def test_code_labels(value: str | None, expected: str | None) -> None:
+    assert code_label(value) == expected
+
+
+def test_every_unit_row_matches_what_the_extractor_reads() -> None:
+    from pipeline.extract.quantities import find_quantities
+
+    for row in unit_rows():
+        if row.attribute:  # memory sizes in TB are binary for the checker, not for the extractor
+            continue
+        spelled = {"Tb/s": "Tbps", "Gb/s": "Gbps", "Mb/s": "Mbps"}.get(row.written, row.written)
+        found = find_quantities(f"2{spelled}")
+        assert [(q.unit, q.value) for q in found] == [(row.canonical, pytest.approx(2 * row.factor))], row
+
+
+# fmt: off
+WRITTEN_UNIT_CASES = [
+    ("2039 GB/s",                           "memory_bandwidth", "GB/s", "TB/s",   "2.039 TB/s"),
+    ("2039 GB/s",                           "memory_bandwidth", "GB/s", "每秒TB", "2.039 TB/s"),
+    ("2039 GB/s",                           "memory_bandwidth", "GB/s", "TB",     "2.039 TB/s"),
+    ("549 GB/s（12GB 版）；732 GB/s",        "memory_bandwidth", "GB/s", "TB/S",   "0.549 TB/s（12GB 版）；0.732 TB/s"),
+    ("2039 GB/s",                           "memory_bandwidth", "GB/s", "GB/s",   "2039 GB/s"),
+    ("2039 GB/s",                           "memory_bandwidth", "GB/s", None,     "2039 GB/s"),
+    ("64 GB/s",                             "interconnect_bandwidth", "GB/s", "Gbps", "512 Gb/s"),
+    ("989 TFLOPS",                          "fp16",             "TFLOPS", "PFLOPS", "0.989 PFLOPS"),
+    ("700 W",                               "tdp",              "W",    "千瓦",   "0.7 kW"),
+    ("80 GB",                               "memory_size",      "GB",   "TB",     "80 GB"),  # 0.078 TB reads worse
+    ("1536 GB",                             "memory_size",      "GB",   "TB",     "1.5 TB"),
+    ("HBM3",                                "memory_type",      None,   "TB/s",   "HBM3"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("expected", "attribute", "unit", "written", "shown"), WRITTEN_UNIT_CASES)
+def test_expected_in_the_unit_the_article_wrote(expected: str, attribute: str, unit: str | None,
+                                                 written: str | None, shown: str) -> None:
+    assert in_written_unit(expected, attribute, unit, written) == shown
+
+
+# fmt: off
+SCRIPT_CASES = [
+    ("NVIDIA A100配備80GB的HBM2e記憶體，頻寬達到2TB/s，適合訓練大型模型。", True),
+    ("輝達H100顯示卡採用Hopper架構。", True),
+    ("NVIDIA A100配备80GB的HBM2e显存，带宽达到2TB/s，适合训练大型模型，是著名的显卡。", False),
+    ("RTX 4090 with 24GB GDDR6X", False),
+    ("", False),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "traditional"), SCRIPT_CASES)
+def test_the_articles_script(text: str, traditional: bool) -> None:
+    assert is_traditional([text]) is traditional
+
+
+def visible_text(html: str) -> str:
+    """What a reader sees on the page, leaving out the claim id and `review` command boxes (ids by design)."""
+    html = re.sub(r'<div class="cid">.*?</div>', "", html, flags=re.S)
+    html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
+    html = re.sub(r"<[^>]+>", " ", html)
+    return unescape(html)
+
+
+CODED = ("特斯拉P4是一款AI训练平台，由特斯拉推出，内置深度学习软件栈。\n"
+         "```python\nwith torch.cuda.amp.autocast():\n```\n")
+
+
+def coded_claims() -> tuple[Claim, ...]:
+    c = make_claim
+    # fmt: off
+    return (
+        replace(c(CODED, "AI训练平台", "p1", "positioning", "training", None, Verdict.CONTRADICTED,
+                  doc_id="p4.md", expected="推理", explanation="NVIDIA Tesla P4的定位是推理。"),
+                subject="nvidia_tesla_p4", subject_mention="特斯拉P4"),
+        replace(c(CODED, "由特斯拉推出", "p2", "manufacturer", "tesla_inc|nvidia", None, Verdict.CONTRADICTED,
+                  doc_id="p4.md", expected="NVIDIA", explanation="NVIDIA Tesla P4是NVIDIA的产品。"),
+                subject="nvidia_tesla_p4", subject_mention="特斯拉P4"),
+        replace(c(CODED, "内置深度学习软件栈", "p3", "concept", "builtin_framework", None, Verdict.CONTRADICTED,
+                  doc_id="p4.md", expected="框架由主机安装", explanation="显卡不内置框架。"),
+                subject="nvidia_tesla_p4", subject_mention="特斯拉P4"),
+        replace(c(CODED, "torch.cuda.amp.autocast()", "p4", "code", "deprecated_api:torch.cuda.amp.autocast",
+                  None, Verdict.CODE_ISSUE, doc_id="p4.md", expected='torch.amp.autocast("cuda")',
+                  explanation="torch.cuda.amp.autocast 已弃用。"), subject=None, subject_mention=None),
+        replace(c(CODED, "特斯拉P4", "p5", "memory_size", 8, "GB", Verdict.UNVERIFIABLE, doc_id="p4.md",
+                  explanation="无法确定。"), subject=None, subject_mention=None,
+                extra={"reason": "owner_uncertain", "scope": "system", "scope_detail": "8卡"}),
+    )
+    # fmt: on
+
+
+def coded_result(claims: tuple[Claim, ...] | None = None) -> DocumentResult:
+    return DocumentResult("p4.md", "corpus/p4.md", "md", "ab" * 32, Status.OK, title="特斯拉P4评测",
+                          claims=coded_claims() if claims is None else claims)
+
+
+def test_no_internal_code_on_a_chinese_page(tmp_path: Path) -> None:
+    names = write_document_report(coded_result(), CODED, tmp_path, names=lambda i: REFERENCE_NAMES.get(i, i))
+    html = (tmp_path / names["html"]).read_text(encoding="utf-8")
+    md = (tmp_path / names["md"]).read_text(encoding="utf-8")
+    for page in (visible_text(html), re.sub(r"- 编号：.*", "", md)):
+        page = page.replace(CODED, "").replace("torch.cuda.amp.autocast()", "")  # the article's own words
+        page = re.sub(r"https?://[^\s)]+", "", page)  # source links
+        assert not CODE_LIKE.search(page.replace("p4.md", "")), CODE_LIKE.findall(page)
+        assert "NVIDIA Tesla P4" in page and "定位" in page and "训练" in page
+        assert "使用了已弃用的接口 torch.cuda.amp.autocast" in page
+        assert "无法确定这个数值说的是哪张卡" in page  # the reason, by its label
+        assert "多卡或整机（8卡）" in page  # the scope, by its label
+
+
+def test_reason_is_shown_only_where_the_claim_has_one() -> None:
+    page = visible_text(render_document_html(article_result(), ARTICLE))
+    assert "原因" not in page
+    assert "原因" in visible_text(render_document_html(coded_result(), CODED))
+
+
+def test_traditional_article_gets_traditional_explanations(tmp_path: Path) -> None:
+    text = "輝達A100配備80GB顯示記憶體，頻寬高達每秒2TB。\n"
+    claim = replace(make_claim(text, "每秒2TB", "t1", "memory_bandwidth", 2000, "GB/s", Verdict.CONTRADICTED,
+                               doc_id="tw.md", expected="1555 GB/s",
+                               explanation="NVIDIA A100的显存带宽应为1555 GB/s，文中不正确。"),
+                    extra={"written_unit": "每秒TB"})
+    result = DocumentResult("tw.md", "corpus/tw.md", "md", "ab" * 32, Status.OK, claims=(claim,))
+    names = write_document_report(result, text, tmp_path)
+    for name in (names["html"], names["md"]):
+        page = (tmp_path / name).read_text(encoding="utf-8")
+        assert "NVIDIA A100的顯存帶寬應為1.555 TB/s，文中不正確。"  # character by character (s2tw) in page
+        assert "1.555 TB/s" in page and "1555 GB/s" not in page
+    simplified = replace(result, claims=(replace(claim, sentence="英伟达A100配备80GB显存，带宽高达每秒2TB。"),))
+    assert "显存带宽应为1.555 TB/s" in render_document_html(simplified, text)
+
+
+def test_static_page_shows_each_claim_id_with_a_review_command() -> None:
+    page = parse(render_document_html(article_result(), ARTICLE))
+    copies = [a["data-copy"] for t, a in page.tags if t == "button" and a.get("data-copy")]
+    assert "python -m pipeline review accept c04 --editor 姓名" in copies
+    assert {c.claim_id for c in article_result().claims} <= set(copies)
+    assert_inert(page)
+
+
+def test_decided_flags_look_different_and_leave_the_count() -> None:
+    html = render_document_html(article_result(), ARTICLE)
+    page = parse(html)
+    items = {a["data-key"]: a["class"] for t, a in page.tags if t == "li" and a.get("data-key")}
+    assert "closed" in items["c07"].split() and "closed" not in items["c01"].split()  # dismissed vs accepted
+    assert "closed" in next(a["class"] for a, _ in page.marks if a["data-owner"] == "c07").split()
+    assert "需要修改（<span data-role=\"count-raised\">3</span>）" in html
+    assert "已处理（<span data-role=\"count-closed\">1</span>）" in html
+
+
+# fmt: off
+VERDICT_CASES = [
+    ((),                                                                     "无可核实内容"),
+    ((Verdict.UNVERIFIABLE, Verdict.UNVERIFIABLE),                           "无可核实内容"),
+    ((Verdict.SUPPORTED, Verdict.UNVERIFIABLE),                              "可信"),
+    ((Verdict.CONTRADICTED,),                                                "需修正"),
+    ((Verdict.MISATTRIBUTED,),                                               "严重错误"),
+    ((Verdict.CONTRADICTED, "dismissed"),                                    "可信"),
+    ((Verdict.MISATTRIBUTED, "corrected", Verdict.SUPPORTED),                "可信"),
+    ((Verdict.MISATTRIBUTED, "accepted"),                                    "严重错误"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("claims", "verdict"), VERDICT_CASES)
+def test_document_verdict_as_the_pages_show_it(claims: tuple[Any, ...], verdict: str) -> None:
+    built: list[Claim] = []
+    for item in claims:
+        if not isinstance(item, Verdict):
+            built[-1] = replace(built[-1], extra={"review": {"status": item, "editor": "王编辑"}})
+            continue
+        built.append(make_claim("某卡配备了24GB显存。", "24GB", f"c{len(built)}", "memory_size", 24, "GB", item))
+    result = DocumentResult("d.md", "corpus/d.md", "md", "ab" * 32, Status.OK, claims=tuple(built))
+    assert report_verdict(result) == verdict
+    assert doc_row(result, Path("nowhere")).verdict == verdict

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -53,16 +55,40 @@ def test_list_shows_flagged_claims_by_default(state: Path) -> None:
     result = invoke("list", "--state", str(state))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "声明审核 Claims to review" in lines[0]
-    header = next(line for line in lines if "claim_id" in line)
-    assert [h.strip() for h in header.split("┃")[1:-1]] == [
-        "claim_id", "doc_id", "verdict", "status", "subject", "attribute", "text", "expected"]
-    rows = [line for line in lines if line.startswith("│ c-")]
-    assert [r.split("│")[1].strip() for r in rows] == ["c-4090",  "c-mi300", "c-code"]
-    assert "contradicted 矛盾" in rows[0] and "open 待处理" in rows[0] and "GDDR6X" in rows[0]
-    assert "RTX 4090 采用 HBM3 显存[1]" in rows[0]  # brackets are text, not Rich markup
-    assert "misattributed 张冠李戴" in rows[1] and "code_issue 代码问题" in rows[2]
+    heads = [line for line in lines if line.startswith("c-")]
+    assert [h.split()[0] for h in heads] == ["c-4090", "c-mi300", "c-code"]  # the id first, whole
+    assert heads[0] == "c-4090  contradicted 矛盾  open 待处理  评测/4090.md"
+    body = lines[lines.index(heads[0]) + 1]
+    assert body == "    rtx-4090 · 显存类型：「RTX 4090 采用 HBM3 显存[1]」 → 正确值 GDDR6X"  # brackets stay text
+    assert "misattributed 张冠李戴" in heads[1] and "code_issue 代码问题" in heads[2]
     assert lines[-1] == "3 claim(s): open 3"
+
+
+def test_list_fits_80_columns_without_cutting_anything(state: Path) -> None:
+    result = CliRunner().invoke(review_app, ["list", "--state", str(state)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    for cid, text, verdict, *_ in CLAIMS:
+        if verdict.is_flag:
+            assert cid in result.stdout and text in result.stdout
+
+
+def test_list_uses_display_names_and_chinese_attributes(state: Path) -> None:
+    with Store(state) as store:
+        result = store.load_result("评测/4090.md")
+        assert result is not None
+        moved = [replace(c, subject="nvidia_tesla_p4", attribute="positioning") if c.claim_id == "c-4090" else c
+                 for c in result.claims]
+        store.save_result(2, replace(result, claims=tuple(moved)), REF, PIPE)
+    out = invoke("list", "--state", str(state)).stdout
+    assert "NVIDIA Tesla P4 · 定位：「RTX 4090 采用 HBM3 显存[1]」" in out
+    assert "nvidia_tesla_p4" not in out and "positioning" not in out
+
+
+def test_list_as_json_lines(state: Path) -> None:
+    out = invoke("list", "--state", str(state), "--json").stdout
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["claim_id"] for r in rows] == ["c-4090", "c-mi300", "c-code"]
+    assert {r["review_status"] for r in rows} == {"open"} and all("assignee" in r for r in rows)
 
 
 def test_list_all_and_filters(state: Path) -> None:
@@ -172,8 +198,8 @@ def test_import_of_a_bad_row_exits_2_naming_it(state: Path, tmp_path: Path) -> N
                    "c-code,评测/4090.md,x,忽略,王编辑,,\n", encoding="utf-8-sig")
     result = invoke("import", str(bad), "--state", str(state))
     assert result.exit_code == 2
-    assert result.stderr == ("error: decisions.csv row 3 (c-code): status '忽略' is not one of accepted, "
-                             "dismissed, corrected\n")
+    assert result.stderr.startswith("error: decisions.csv: 1 bad row(s), nothing imported: row 3 (c-code): "
+                                    "status '忽略' is not one of 待处理, 已确认, 已驳回, 已修正, open, accepted")
     with Store(state) as store:
         assert store.decisions() == {}
 
@@ -187,6 +213,74 @@ def test_library_functions(state: Path, tmp_path: Path) -> None:
     decision = mark(state, "c-code", "dismissed", "王编辑", "示例代码，不必运行")
     assert review_claims(state, status="dismissed")[0]["note"] == decision.note
     assert export_decisions(state, tmp_path / "d.csv") == 1
-    assert claims_table(review_claims(state)).row_count == 3
+    assert sum(1 for line in claims_table(review_claims(state)) if line.startswith("c-")) == 3
     with pytest.raises(UsageError, match="python -m pipeline run CORPUS"):
         open_state(tmp_path / "nope.sqlite")
+
+
+def test_reopen_and_history(state: Path) -> None:
+    assert invoke("dismiss", "c-4090", "--editor", "王编辑", "--note", "误报", "--state", str(state)).exit_code == 0
+    reopened = invoke("reopen", "c-4090", "--editor", "李编辑", "--note", "再核对", "--state", str(state))
+    assert reopened.exit_code == 0 and reopened.stdout.startswith("c-4090: open (待处理) by 李编辑")
+    with Store(state) as store:
+        assert "c-4090" not in store.decisions()
+    lines = invoke("history", "c-4090", "--state", str(state)).stdout.splitlines()
+    assert [line.split("  ")[1:] for line in lines] == [["王编辑", "open -> dismissed", "误报"],
+                                                         ["李编辑", "dismissed -> open", "再核对"]]
+    assert invoke("history", "c-mem", "--state", str(state)).stdout == "c-mem: no decisions yet\n"
+
+
+def test_correct_keeps_the_corrected_text(state: Path) -> None:
+    result = invoke("correct", "c-4090", "--editor", "王编辑", "--correction", "RTX 4090 采用 GDDR6X 显存",
+                    "--state", str(state))
+    assert result.exit_code == 0
+    with Store(state) as store:
+        assert store.decisions()["c-4090"].correction == "RTX 4090 采用 GDDR6X 显存"
+
+
+def test_assign(state: Path) -> None:
+    assert invoke("assign", "评测/4090.md", "--to", "李编辑", "--editor", "王主编", "--state", str(state)).stdout == (
+        "评测/4090.md: assigned to 李编辑\n")
+    with Store(state) as store:
+        assert store.assignments() == {"评测/4090.md": "李编辑"}
+        assert {c["assignee"] for c in store.list_claims(assignee="李编辑")} == {"李编辑"}
+    missing = invoke("assign", "nope.md", "--to", "李编辑", "--editor", "王主编", "--state", str(state))
+    assert missing.exit_code == 2 and "unknown document 'nope.md'" in missing.stderr
+
+
+def test_import_restores_from_the_journal_into_a_new_state(state: Path, tmp_path: Path) -> None:
+    invoke("dismiss", "c-4090", "--editor", "王编辑", "--note", "误报", "--state", str(state))
+    invoke("assign", "评测/4090.md", "--to", "李编辑", "--editor", "王主编", "--state", str(state))
+    journal = state.with_name("decisions.jsonl")
+    fresh = tmp_path / "new" / "state.sqlite"
+    result = invoke("import", str(journal), "--state", str(fresh))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"restored 1 decision step(s) and 1 assignment(s) from {journal}")
+    with Store(fresh) as store:
+        assert store.decisions()["c-4090"].status == "dismissed"
+        assert store.assignments() == {"评测/4090.md": "李编辑"}
+    again = invoke("import", str(journal), "--state", str(fresh))
+    assert "restored 0 decision step(s) and 0 assignment(s)" in again.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("serve", "--host", "0.0.0.0"), "error: --host 0.0.0.0 is not a loopback address: pass --users FILE"),
+    (("serve", "--host", "192.168.1.20", "--port", "9"), "error: --host 192.168.1.20 is not a loopback address"),
+])
+def test_serve_refuses_an_open_address_without_users(state: Path, args: tuple[str, ...], message: str) -> None:
+    result = invoke(*args, "--state", str(state))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("name,role\n王编辑,editor\n", "lacks the column(s) token_sha256"),
+    ("name,role,token_sha256\n王编辑,admin," + "a" * 64 + "\n", "row 2 (王编辑): role 'admin' is not one of"),
+    ("name,role,token_sha256\n王编辑,editor,secret\n", "row 2 (王编辑): token_sha256 must be the 64 hex digits"),
+    ("name,role,token_sha256\n", "names no users"),
+])
+def test_serve_refuses_a_bad_users_file(state: Path, tmp_path: Path, body: str, message: str) -> None:
+    users = tmp_path / "users.csv"
+    users.write_text(body, encoding="utf-8")
+    result = invoke("serve", "--host", "0.0.0.0", "--users", str(users), "--state", str(state))
+    assert result.exit_code == 2 and message in result.stderr

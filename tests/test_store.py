@@ -16,6 +16,7 @@ import pytest
 
 from pipeline.errors import LockedError, UsageError
 from pipeline.records import DocumentResult, Status, Verdict
+from pipeline.schema import APPLICATION_ID
 from pipeline.store import SCHEMA_VERSION, Store
 from tests.store_builders import PIPE, REF, gpu_claims, make_claim, make_result
 
@@ -28,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_schema_created_and_version_recorded(fresh_store: Store) -> None:
     conn = sqlite3.connect(fresh_store.path)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"documents", "runs", "claims", "decisions"} <= tables
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert {"documents", "runs", "claims", "decisions", "events", "assignments"} <= tables
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -229,8 +231,8 @@ def test_decide_records_who_when_and_what(reviewed: Store) -> None:
 
 @pytest.mark.parametrize(("claim_id", "status", "editor", "message"), [
     ("nope", "dismissed", "王编辑", "unknown claim id 'nope'"),
-    ("a.md-bw", "open", "王编辑", "unknown review status 'open'"),
-    ("a.md-bw", "ignored", "王编辑", "use one of: accepted, dismissed, corrected"),
+    ("a.md-bw", "closed", "王编辑", "unknown review status 'closed'"),
+    ("a.md-bw", "ignored", "王编辑", "use one of: open, accepted, dismissed, corrected"),
     ("a.md-bw", "accepted", "  ", "--editor NAME"),
 ])
 def test_decide_rejects(reviewed: Store, claim_id: str, status: str, editor: str, message: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ from .html import render_document_html, render_index_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
 from .paths import safe_name
-from .tables import DocRow, doc_row, doc_rows, sort_rows, totals, write_claims_csv
+from .tables import DocRow, display_for, doc_row, doc_rows, sort_rows, totals, write_claims_csv
 
 __all__ = [
     "claimreview_objects",
@@ -26,20 +26,23 @@ __all__ = [
 ]
 
 
-def write_document_report(result: DocumentResult, text: str, out_dir: Path) -> dict[str, str]:
+def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
+                          names: Callable[[str], str] | None = None) -> dict[str, str]:
     """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
 
-    ``text`` is the document text the claims' offsets point into. Returns the file names,
-    relative to ``out_dir``: ``{"md": ..., "html": ..., "json": ...}``.
+    ``text`` is the document text the claims' offsets point into; ``names`` gives reference ids their display
+    names (``Reference.name``). Returns the file names, relative to ``out_dir``:
+    ``{"md": ..., "html": ..., "json": ...}``.
     """
+    display = display_for(result, names)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = safe_name(result.doc_id)
-    names = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
-    atomic_write_text(out_dir / names["md"], document_markdown(result, text))
-    atomic_write_text(out_dir / names["html"], render_document_html(result, text))
-    atomic_write_text(out_dir / names["json"], document_json_text(result))
-    return names
+    files = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
+    atomic_write_text(out_dir / files["md"], document_markdown(result, text, display))
+    atomic_write_text(out_dir / files["html"], render_document_html(result, text, display))
+    atomic_write_text(out_dir / files["json"], document_json_text(result))
+    return files
 
 
 def write_run_reports(

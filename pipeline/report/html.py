@@ -22,6 +22,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..records import DocumentResult
+from .display import Display
 from .tables import (
     DOC_SEVERITY,
     SEVERITY,
@@ -31,6 +32,8 @@ from .tables import (
     ClaimView,
     DocRow,
     claim_views,
+    display_for,
+    report_verdict,
     run_info_items,
 )
 
@@ -39,6 +42,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
+    """The one Jinja2 environment of the static reports and the review app (autoescaping on)."""
     return Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
@@ -49,12 +53,15 @@ def _env() -> Environment:
     )
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _script(name: str) -> tuple[Markup, str]:
     """Our own inline script (trusted, never article text) and its CSP hash."""
     source = (TEMPLATES / name).read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii")
     return Markup(source), f"sha256-{digest}"
+
+
+environment = _env
 
 
 @dataclass(frozen=True)
@@ -116,21 +123,29 @@ def _filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
             for k in keys]
 
 
-def render_document_html(result: DocumentResult, text: str) -> str:
+def document_context(result: DocumentResult, text: str, display: Display | None = None) -> dict[str, Any]:
+    """What the document templates need, for the static page and the review app alike."""
+    display = display or display_for(result)
+    views = claim_views(result.claims, text, display)
+    return {
+        "result": result,
+        "title": result.title or result.doc_id,
+        "verdict": report_verdict(result),
+        "status_zh": STATUS_ZH.get(result.status.value, "未检查"),
+        "segments": segments(text, views),
+        "flagged": [v for v in views if v.is_flag and not v.is_closed],
+        "closed": [v for v in views if v.is_closed],
+        "others": [v for v in views if not v.is_flag],
+        "filters": _filters(views),
+        "app": False,
+    }
+
+
+def render_document_html(result: DocumentResult, text: str, display: Display | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
-    views = claim_views(result.claims, text)
     script, script_hash = _script("document.js.j2")
     return _env().get_template("document.html.j2").render(
-        result=result,
-        title=result.title or result.doc_id,
-        verdict=result.document_verdict(),
-        segments=segments(text, views),
-        flagged=[v for v in views if v.is_flag],
-        others=[v for v in views if not v.is_flag],
-        filters=_filters(views),
-        script=script,
-        script_hash=script_hash,
-    )
+        **document_context(result, text, display), script=script, script_hash=script_hash)
 
 
 def render_index_html(

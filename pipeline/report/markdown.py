@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..records import DocumentResult, Status
+from .display import Display
 from .tables import (
     DOC_SEVERITY,
     STATUS_ZH,
@@ -15,6 +16,8 @@ from .tables import (
     ClaimView,
     DocRow,
     claim_views,
+    display_for,
+    report_verdict,
     run_info_items,
 )
 
@@ -61,22 +64,24 @@ def _review_line(v: ClaimView) -> str | None:
         return None
     who = "，".join(md_text(x) for x in (r.editor, r.decided_at) if x)
     line = f"审核：{r.label}" + (f"（{who}）" if who else "")
-    return line + (f"：{md_text(r.note)}" if r.note else "")
+    line += f"：{md_text(r.note)}" if r.note else ""
+    return line + (f"；更正：{md_text(r.correction)}" if r.correction else "")
 
 
 def _flag_item(n: int, v: ClaimView) -> list[str]:
-    c = v.check
     code = v.claim.attribute == "code"
     lines = [f"### {n}. {_quote(v)} — {v.verdict_zh}", ""]
     lines.append(f"- 位置：第 {v.line} 行 · 「{md_text(v.claim.sentence)}」")
     lines.append(f"- 属性：{md_text(v.attribute_zh)}")
-    if v.claim.subject:
-        lines.append(f"- 对象：{md_text(v.claim.subject)}")
-    lines.append(f"- 原文：{md_code(v.claim.text) if code else md_text(v.stated)}")
-    expected = (md_code(c.expected) if code else md_text(c.expected)) if c and c.expected else "—"
+    if v.subject_name:
+        lines.append(f"- 对象：{md_text(v.subject_name)}")
+    stated = md_code(v.claim.text) if code and not v.stated else md_text(v.stated)
+    lines.append(f"- 原文：{stated or '—'}")
+    expected = (md_code(v.expected) if code else md_text(v.expected)) if v.expected else "—"
     lines.append(f"- 正确值：{expected}")
-    lines.append(f"- 说明：{md_text(c.explanation) if c and c.explanation else '—'}")
+    lines.append(f"- 说明：{md_text(v.explanation) or '—'}")
     lines.append(f"- 来源：{md_source(v)}")
+    lines.append(f"- 编号：{md_code(v.claim.claim_id)}（{md_code(v.command)}）")
     review = _review_line(v)
     if review:
         lines.append(f"- {review}")
@@ -87,26 +92,31 @@ def _quote(v: ClaimView) -> str:
     return md_code(v.claim.text) if v.claim.attribute == "code" else f"「{md_text(v.claim.text)}」"
 
 
-def document_markdown(result: DocumentResult, text: str) -> str:
+def document_markdown(result: DocumentResult, text: str, display: Display | None = None) -> str:
     """The editor's report for one document."""
-    views = claim_views(result.claims, text)
+    views = claim_views(result.claims, text, display or display_for(result))
     out = [f"# 核查报告：{md_text(result.title or result.doc_id)}", ""]
     out.append(f"- 文档：{md_code(result.doc_id)}")
     out.append(f"- 路径：{md_code(result.path)}")
-    out.append(f"- 结论：**{result.document_verdict()}**")
+    out.append(f"- 结论：**{report_verdict(result)}**")
     if result.status is not Status.OK:
-        status = STATUS_ZH.get(result.status.value, result.status.value)
+        status = STATUS_ZH.get(result.status.value, "未检查")
         out.append(f"- 状态：{status}" + (f"：{md_text(result.message)}" if result.message else ""))
         return "\n".join([*out, "", "本文未完成核查，没有核查结果。", ""])
-    flagged = [v for v in views if v.is_flag]
-    open_n = sum(1 for v in flagged if v.is_open)
+    raised = [v for v in views if v.is_flag and not v.is_closed]
+    closed = [v for v in views if v.is_closed]
+    pending = sum(1 for v in raised if v.review is None)
     out.append(f"- 统计：{_counts_line(result.counts())}")
-    out.append(f"- 共 {len(views)} 条论断，需修改 {len(flagged)} 条，其中待处理 {open_n} 条")
-    out += ["", f"## 需要修改（{len(flagged)}）", ""]
-    if not flagged:
+    out.append(f"- 共 {len(views)} 条论断，需修改 {len(raised)} 条（其中待处理 {pending} 条），已处理 {len(closed)} 条")
+    out += ["", f"## 需要修改（{len(raised)}）", ""]
+    if not raised:
         out += ["没有需要修改的地方。", ""]
-    for n, v in enumerate(flagged, 1):
+    for n, v in enumerate(raised, 1):
         out += _flag_item(n, v)
+    if closed:
+        out += [f"## 已处理（{len(closed)}）", ""]
+        for n, v in enumerate(closed, 1):
+            out += _flag_item(n, v)
 
     supported = [v for v in views if v.verdict == "supported"]
     out += [f"## 已核实（{len(supported)}）", ""]
@@ -114,7 +124,7 @@ def document_markdown(result: DocumentResult, text: str) -> str:
         out += ["| 行 | 原文 | 属性 | 数值 | 来源 |", "|---:|---|---|---|---|"]
         for v in supported:
             quote = _quote(v).replace("|", "\\|") if v.claim.attribute == "code" else _quote(v)
-            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated), md_source(v)]
+            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated) or "—", md_source(v)]
             out.append("| " + " | ".join(cells) + " |")
     else:
         out.append("无。")
@@ -122,20 +132,21 @@ def document_markdown(result: DocumentResult, text: str) -> str:
     unsure = [v for v in views if v.verdict in ("unverifiable", "unchecked")]
     out += ["", f"## 无法核实（{len(unsure)}）", ""]
     out += [f"- 第 {v.line} 行 {_quote(v)}（{md_text(v.attribute_zh)}"
-            + ("，未检查" if v.verdict == "unchecked" else "") + "）"
-            + (f"：{md_text(v.check.explanation)}" if v.check and v.check.explanation else "")
+            + ("，未检查" if v.verdict == "unchecked" else "")
+            + (f"，口径：{md_text(v.scope_zh)}" if v.scope_zh else "")
+            + (f"，原因：{md_text(v.reason_zh)}" if v.reason_zh else "") + "）"
+            + (f"：{md_text(v.explanation)}" if v.explanation else "")
             for v in unsure] or ["无。"]
 
     code = [v for v in views if v.claim.attribute == "code"]
     if code:
         out += ["", f"## 代码问题（{sum(1 for v in code if v.verdict == 'code_issue')}）", ""]
         for v in code:
-            c = v.check
             line = f"- 第 {v.line} 行 {md_code(v.claim.text)} — {v.verdict_zh}"
-            if c and c.explanation:
-                line += f"：{md_text(c.explanation)}"
-            if c and c.expected:
-                line += f"（正确写法：{md_code(c.expected)}）"
+            if v.explanation:
+                line += f"：{md_text(v.explanation)}"
+            if v.expected:
+                line += f"（正确写法：{md_code(v.expected)}）"
             out.append(line)
     return "\n".join([*out, ""])
 
@@ -159,7 +170,7 @@ def summary_markdown(
     for n, row in enumerate(rows, 1):
         status = row.status_zh + (f"：{md_text(row.result.message)}" if row.result.message else "")
         counts = " | ".join(str(row.counts.get(k, 0)) for k in VERDICT_KEYS)
-        out.append(f"| {n} | {_doc_cell(row)} | {row.verdict} | {row.open_flags} | {row.flags} | "
+        out.append(f"| {n} | {_doc_cell(row)} | {row.verdict} | {row.pending} | {row.open_flags} | "
                    f"{counts} | {status} |")
     status_line = " · ".join(f"{STATUS_ZH[k]} {v}" for k, v in totals["status"].items())
     verdict_line = " · ".join(f"{k} {totals['doc_verdicts'].get(k, 0)}" for k in DOC_SEVERITY)
@@ -167,5 +178,6 @@ def summary_markdown(
             f"- 文档：{totals['documents']} 篇（{status_line}）",
             f"- 结论：{verdict_line}",
             f"- 论断：{_counts_line(totals['claims'])}",
-            f"- 需修改：{totals['flags']} 处，其中待处理 {totals['open_flags']} 处", ""]
+            f"- 需修改：{totals['open_flags']} 处，其中待处理 {totals['pending']} 处"
+            f"（另有已处理 {totals['flags'] - totals['open_flags']} 处）", ""]
     return "\n".join(out)

@@ -6,22 +6,24 @@ import csv
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from ..atomic import atomic_open
+from ..decisions import CLOSED_STATUSES
 from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from ..reference import ATTRIBUTE_ZH
+from .display import Display, in_written_unit, is_traditional
+from .labels import label, labels, value_label
 from .paths import safe_name
 
+VERDICT_ZH: dict[str, str] = labels("verdict")
+REVIEW_ZH: dict[str, str] = labels("review")
+STATUS_ZH: dict[str, str] = labels("doc_status")
 # fmt: off
-VERDICT_ZH: dict[str, str] = {
-    "supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴",
-    "unverifiable": "无法核实", "code_issue": "代码问题", "unchecked": "未检查",
-}
 # Which verdict wins where highlighted spans overlap; also the order of legends.
 SEVERITY: dict[str, int] = {
     "misattributed": 5, "contradicted": 4, "code_issue": 3, "unverifiable": 2, "supported": 1, "unchecked": 0,
@@ -30,13 +32,13 @@ QUALIFIER_ZH: dict[Qualifier, str] = {
     Qualifier.EXACT: "", Qualifier.UP_TO: "最高", Qualifier.APPROX: "约",
     Qualifier.AT_LEAST: "至少", Qualifier.AT_MOST: "至多", Qualifier.RANGE: "",
 }
-REVIEW_ZH: dict[str, str] = {
-    "accepted": "已确认", "dismissed": "已驳回", "corrected": "已修正", "open": "待处理",
-}
-STATUS_ZH: dict[str, str] = {"ok": "已检查", "skipped": "已跳过", "error": "出错"}
-DOC_SEVERITY: dict[str, int] = {"严重错误": 3, "需修正": 2, "未检查": 1, "可信": 0}
-CLOSED_REVIEWS = frozenset({"dismissed", "corrected"})
+# The document verdicts of the pages, worst first; 无可核实内容: nothing in the article could be checked.
+DOC_SEVERITY: dict[str, int] = {"严重错误": 4, "需修正": 3, "未检查": 2, "无可核实内容": 1, "可信": 0}
+CLOSED_REVIEWS = CLOSED_STATUSES
 # fmt: on
+NOTHING_CHECKABLE = "无可核实内容"
+# a lower-case identifier (training, tesla_inc|nvidia, deprecated_api:x) is a code, never shown as it is
+_CODE_LIKE = re.compile(r"[a-z0-9_.:|-]*[a-z][a-z0-9_.:|-]*")
 VERDICT_KEYS: tuple[str, ...] = tuple(v.value for v in Verdict)
 
 
@@ -84,6 +86,11 @@ class Review:
     editor: str | None = None
     note: str | None = None
     decided_at: str | None = None
+    correction: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.status in CLOSED_REVIEWS
 
 
 def review_of(claim: Claim) -> Review | None:
@@ -96,7 +103,8 @@ def review_of(claim: Claim) -> Review | None:
         value = raw.get(key)
         return None if value in (None, "") else str(value)
 
-    return Review(status, REVIEW_ZH.get(status, status), opt("editor"), opt("note"), opt("decided_at"))
+    return Review(status, REVIEW_ZH.get(status, status), opt("editor"), opt("note"), opt("decided_at"),
+                  opt("correction"))
 
 
 def is_open_flag(claim: Claim) -> bool:
@@ -105,6 +113,22 @@ def is_open_flag(claim: Claim) -> bool:
         return False
     review = review_of(claim)
     return review is None or review.status not in CLOSED_REVIEWS
+
+
+def report_verdict(result: DocumentResult) -> str:
+    """The document's verdict as the pages show it: like ``DocumentResult.document_verdict``, but flags an editor
+    dismissed or corrected no longer count, and an article where nothing could be checked is 无可核实内容."""
+    if result.status is not Status.OK:
+        return result.document_verdict()
+    if not any(c.verdict is not None and c.verdict is not Verdict.UNVERIFIABLE for c in result.claims):
+        return NOTHING_CHECKABLE
+    standing = tuple(c for c in result.claims if not ((r := review_of(c)) and r.closed))
+    return replace(result, claims=standing).document_verdict()
+
+
+def display_for(result: DocumentResult, names: Callable[[str], str] | None = None) -> Display:
+    """The display context of a document: reference names, and Traditional when the article is written so."""
+    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]))
 
 
 def stated_value(claim: Claim) -> str:
@@ -124,7 +148,7 @@ def stated_value(claim: Claim) -> str:
 
 @dataclass(frozen=True)
 class ClaimView:
-    """One claim as both renderers show it. ``key`` is unique in the document and safe as an HTML id."""
+    """One claim as every page shows it. ``key`` is unique in the document and safe as an HTML id."""
 
     key: str
     claim: Claim
@@ -132,6 +156,7 @@ class ClaimView:
     line: int
     review: Review | None
     href: str | None
+    display: Display = field(default_factory=Display)
 
     @property
     def verdict_zh(self) -> str:
@@ -139,11 +164,93 @@ class ClaimView:
 
     @property
     def attribute_zh(self) -> str:
-        return ATTRIBUTE_ZH.get(self.claim.attribute, self.claim.attribute)
+        a = self.claim.attribute
+        return label("attribute", a) or ATTRIBUTE_ZH.get(a) or "其他"  # the test keeps the catalogue complete
 
     @property
-    def stated(self) -> str:
-        return stated_value(self.claim)
+    def review_status(self) -> str:
+        return self.review.status if self.review else "open"
+
+    @property
+    def review_zh(self) -> str:
+        return REVIEW_ZH.get(self.review_status, "待处理")
+
+    @property
+    def subject_name(self) -> str | None:
+        """The product (series, term) by its display name; the article's own words when the reference has none."""
+        return self.display.name(self.claim.subject) or self.claim.subject_mention or None
+
+    @property
+    def stated(self) -> str | None:
+        """What the article says, in words an editor reads (None: the quote says it all)."""
+        c = self.claim
+        if isinstance(c.value, str) or c.attribute == "code":
+            shown = value_label(c.attribute, c.value)
+            if shown is None and isinstance(c.value, str):
+                parts = [self.display.name(p) for p in c.value.split("|")]
+                if all(parts):
+                    shown = " 或 ".join(p for p in parts if p)
+                elif not _CODE_LIKE.fullmatch(c.value):
+                    shown = stated_value(c)
+            return self.display.ours(shown) if shown else None
+        return in_written_unit(stated_value(c), c.attribute, c.unit, self.written_unit)
+
+    @property
+    def written_unit(self) -> str | None:
+        unit = self.claim.extra.get("written_unit")
+        return str(unit) if unit else None
+
+    @property
+    def expected(self) -> str | None:
+        """The reference value in the unit the article wrote, in the article's script."""
+        c = self.claim.check
+        if c is None or not c.expected:
+            return None
+        if self.claim.attribute == "code":
+            return c.expected
+        return self.display.ours(in_written_unit(c.expected, self.claim.attribute, self.claim.unit,
+                                                 self.written_unit))
+
+    @property
+    def explanation(self) -> str | None:
+        c = self.claim.check
+        if c is None or not c.explanation:
+            return None
+        text = c.explanation
+        if c.expected and self.claim.attribute != "code":
+            converted = in_written_unit(c.expected, self.claim.attribute, self.claim.unit, self.written_unit)
+            text = text.replace(c.expected, converted)
+        return self.display.ours(text)
+
+    def _field(self, name: str, default: str = "") -> str | None:
+        """A field the checker may keep on the check, on the claim, or (read back from a file) in extra; the first
+        that is set to something other than ``default``."""
+        for value in (getattr(self.claim.check, name, None), getattr(self.claim, name, None),
+                      self.claim.extra.get(name)):
+            value = getattr(value, "value", value)  # an Enum
+            if value and value != default:
+                return str(value)
+        return None
+
+    @property
+    def reason_zh(self) -> str | None:
+        """Why an unverifiable claim could not be checked, when the checker said."""
+        return label("reason", self._field("reason"))
+
+    @property
+    def scope_zh(self) -> str | None:
+        """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
+        scope = self._field("scope", default="product")
+        if not scope:
+            return None
+        shown = label("scope", scope)
+        detail = self._field("scope_detail")
+        return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
+
+    @property
+    def command(self) -> str:
+        """The `review` command that records a decision on this claim."""
+        return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名"
 
     @property
     def is_flag(self) -> bool:
@@ -154,6 +261,11 @@ class ClaimView:
         return is_open_flag(self.claim)
 
     @property
+    def is_closed(self) -> bool:
+        """A flag an editor dismissed or corrected."""
+        return self.is_flag and self.review is not None and self.review.closed
+
+    @property
     def check(self) -> Check | None:
         return self.claim.check
 
@@ -161,8 +273,9 @@ class ClaimView:
 _KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
 
 
-def claim_views(claims: Iterable[Claim], text: str) -> list[ClaimView]:
+def claim_views(claims: Iterable[Claim], text: str, display: Display | None = None) -> list[ClaimView]:
     """Views in document order (start, end, then input order)."""
+    display = display or Display()
     ordered = sorted(enumerate(claims), key=lambda p: (p[1].start, p[1].end, p[0]))
     seen: set[str] = set()
     views: list[ClaimView] = []
@@ -171,7 +284,7 @@ def claim_views(claims: Iterable[Claim], text: str) -> list[ClaimView]:
         seen.add(key)
         verdict = c.verdict.value if c.verdict is not None else "unchecked"
         href = safe_href(c.check.source) if c.check else None
-        views.append(ClaimView(key, c, verdict, line_of(text, c.start), review_of(c), href))
+        views.append(ClaimView(key, c, verdict, line_of(text, c.start), review_of(c), href, display))
     return views
 
 
@@ -183,11 +296,12 @@ class DocRow:
     verdict: str
     counts: dict[str, int]
     flags: int
-    open_flags: int
+    open_flags: int  # flags that still need a change in the article: open or accepted
     review_state: str  # none (nothing flagged) | open | done
     status_zh: str
     md_name: str | None
     html_name: str | None
+    pending: int = 0  # flags no editor has decided on yet
 
     @property
     def severity(self) -> int:
@@ -200,18 +314,24 @@ def doc_row(r: DocumentResult, out_dir: Path, *, linked: bool | None = None) -> 
     ``linked``: whether the document has pages; None looks for them in ``out_dir``."""
     stem = safe_name(r.doc_id)
     open_flags = sum(1 for c in r.claims if is_open_flag(c))
+    pending = sum(1 for c in r.claims if c.verdict is not None and c.verdict.is_flag and review_of(c) is None)
     state = "none" if not r.flags else ("open" if open_flags else "done")
     md, html = f"{stem}.md", f"{stem}.html"
     has_md = (out_dir / md).exists() if linked is None else linked
     has_html = (out_dir / html).exists() if linked is None else linked
     slim = replace(r, claims=(), text=None, mentions={})
-    return DocRow(slim, r.document_verdict(), r.counts(), r.flags, open_flags, state,
-                  STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None)
+    return DocRow(slim, report_verdict(r), r.counts(), r.flags, open_flags, state,
+                  STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None,
+                  pending)
 
 
 def sort_rows(rows: list[DocRow]) -> list[DocRow]:
     """Worst first: document verdict, then open flags, then doc_id."""
     return sorted(rows, key=lambda row: (-row.severity, -row.open_flags, row.result.doc_id))
+
+
+def doc_severity(verdict: str) -> int:
+    return DOC_SEVERITY.get(verdict, 1)
 
 
 def doc_rows(results: Sequence[DocumentResult], out_dir: Path) -> list[DocRow]:
@@ -232,6 +352,7 @@ def totals(rows: Sequence[DocRow]) -> dict[str, Any]:
         "claims": by_verdict,
         "flags": sum(r.flags for r in rows),
         "open_flags": sum(r.open_flags for r in rows),
+        "pending": sum(r.pending for r in rows),
     }
 
 

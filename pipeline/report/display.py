@@ -1,0 +1,129 @@
+"""How a claim is shown to an editor: reference ids as display names, expected values in the unit the article
+wrote (``units.csv``), and our explanations in Traditional characters for an article written in Traditional."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+UNITS = Path(__file__).resolve().parent / "units.csv"
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SAMPLE = 4000  # characters of Han script enough to tell the script apart
+TRADITIONAL_SHARE = 0.05  # a Simplified text has almost no character that t2s changes; a Traditional one 15-30 %
+
+
+@lru_cache(maxsize=2)
+def _opencc(config: str) -> Any:
+    import opencc
+
+    return opencc.OpenCC(config)
+
+
+def is_traditional(texts: Iterable[str | None]) -> bool:
+    """True when the Han characters of ``texts`` are mostly written in Traditional."""
+    han = "".join(_CJK.findall("".join(t for t in texts if t)))[:_SAMPLE]
+    if not han:
+        return False
+    t2s = _opencc("t2s")
+    changed = sum(1 for ch in set(han) if t2s.convert(ch) != ch)
+    distinct = len(set(han))
+    return changed >= 2 and changed / distinct >= TRADITIONAL_SHARE
+
+
+def to_traditional(text: str) -> str:
+    return str(_opencc("s2tw").convert(text)) if text else text
+
+
+# ---- units --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    canonical: str
+    written: str
+    factor: float  # one written unit in canonical units
+    shown: str
+    attribute: str  # empty: any attribute
+
+
+@lru_cache(maxsize=1)
+def unit_rows() -> tuple[UnitRow, ...]:
+    with open(UNITS, encoding="utf-8", newline="") as fh:
+        return tuple(UnitRow(r["canonical"], r["written"], float(r["factor"]), r["shown"], r["attribute"])
+                     for r in csv.DictReader(fh))
+
+
+def normalize_written(written: str) -> str:
+    """The article's spelling of a unit in one form: 'TB/S', '每秒TB', 'TBps' -> 'TB/s'; 'Tbps' -> 'Tb/s'."""
+    w = written.replace(" ", "").replace("千瓦", "kW").replace("KW", "kW").replace("FLOPs", "FLOPS")
+    if w.startswith("每秒"):
+        w = w[2:] + "/s"
+    w = re.sub(r"/(?:sec|S|秒)$", "/s", w)
+    w = re.sub(r"ps$", "/s", w) if re.fullmatch(r"[KMGT][Bb]ps", w) else w
+    return w
+
+
+def unit_for(attribute: str, canonical: str | None, written: str | None) -> UnitRow | None:
+    """The conversion from the canonical unit to the one the article wrote, or None when they are the same."""
+    if not canonical or not written:
+        return None
+    w = normalize_written(written)
+    if w == canonical:
+        return None
+    if canonical == "GB/s" and re.fullmatch(r"[KMGT]B", w):  # "2TB每秒"
+        w += "/s"
+    rows = [r for r in unit_rows() if r.canonical == canonical and r.written == w]
+    return next((r for r in rows if r.attribute == attribute), next((r for r in rows if not r.attribute), None))
+
+
+def _number(x: float) -> str:
+    text = f"{x:.4g}"
+    if "e" in text:
+        text = f"{x:f}".rstrip("0").rstrip(".")
+    return text
+
+
+def in_written_unit(expected: str, attribute: str, canonical: str | None, written: str | None) -> str:
+    """``expected`` ('2039 GB/s；1555 GB/s') with each canonical figure in the unit the article wrote
+    ('2.039 TB/s；1.555 TB/s'); figures that would read below 0.1 stay as they are."""
+    row = unit_for(attribute, canonical, written)
+    if row is None or not expected:
+        return expected
+    pattern = re.compile(rf"(\d+(?:\.\d+)?)\s*{re.escape(row.canonical)}(?![A-Za-z/])")
+
+    def convert(m: re.Match[str]) -> str:
+        value = float(m.group(1)) / row.factor
+        return m.group(0) if value < 0.1 else f"{_number(value)} {row.shown}"
+
+    return pattern.sub(convert, expected)
+
+
+# ---- the display context ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Display:
+    """What a page needs to show claims in the editor's words: display names, and the article's script."""
+
+    names: Callable[[str], str] | None = None  # reference id -> display name (Reference.name)
+    traditional: bool = False
+
+    def name(self, ref_id: str | None) -> str | None:
+        """The display name of a product, series, vendor or term; None when the reference does not know it."""
+        if not ref_id:
+            return None
+        if self.names is None:
+            return None
+        shown = self.names(ref_id)
+        return shown if shown and shown != ref_id else None
+
+    def ours(self, text: str | None) -> str:
+        """Text we wrote (explanations, labels) in the article's script."""
+        if not text:
+            return ""
+        return to_traditional(text) if self.traditional else text

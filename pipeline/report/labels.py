@@ -1,0 +1,60 @@
+"""The one catalogue of Chinese labels every page uses: verdicts, review statuses, document statuses, reasons,
+attributes, categorical values and code findings (``labels.csv``, one row per label).
+
+A page never shows an internal id or an English code: ``label`` answers None for a key the catalogue lacks, and
+the callers fall back to the article's own words, never to the key.
+
+>>> label("verdict", "contradicted")
+'矛盾'
+>>> code_label("undefined_name:train_loader")
+'使用了未定义的名称 train_loader'
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import lru_cache
+from pathlib import Path
+
+CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
+KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "attribute", "value",
+                          "code")
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[tuple[str, str], str]:
+    """(kind, key) -> label, read once."""
+    with open(CATALOGUE, encoding="utf-8", newline="") as fh:
+        return {(row["kind"], row["key"]): row["zh"] for row in csv.DictReader(fh)}
+
+
+def label(kind: str, key: str | None) -> str | None:
+    if key is None:
+        return None
+    return catalogue().get((kind, str(key)))
+
+
+def labels(kind: str) -> dict[str, str]:
+    """Every label of one kind, in catalogue order."""
+    return {k: v for (kd, k), v in catalogue().items() if kd == kind}
+
+
+def code_label(value: object) -> str | None:
+    """A code finding (``kind`` or ``kind:detail``) in plain Chinese: the whole value first, then its kind."""
+    if not isinstance(value, str) or not value:
+        return None
+    whole = label("code", value)
+    if whole is not None:
+        return whole
+    kind, _, detail = value.partition(":")
+    template = label("code", kind)
+    return template.format(detail=detail).strip() if template is not None else None
+
+
+def value_label(attribute: str, value: object) -> str | None:
+    """A categorical value (a card's positioning, what a sentence says a technology is) in Chinese, or None."""
+    if attribute == "code":
+        return code_label(value)
+    if isinstance(value, str):
+        return label("value", f"{attribute}:{value}")
+    return None

@@ -1,0 +1,417 @@
+"""The review app: a Starlette application over the run's state, its pages and its JSON API under /api/.
+
+``create_app`` builds it; ``Guard`` (ASGI middleware) decides who may do what before any route runs, and adds the
+security headers to every response. Each request opens its own ``Store`` (SQLite connections are not shared
+between threads), so decisions from the app and from a run never corrupt each other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..decisions import REVIEW_STATUSES
+from ..errors import UsageError
+from ..report.html import TEMPLATES, environment
+from ..report.labels import labels
+from ..store import Store
+from . import views
+from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify
+
+MAX_BODY = 256 * 1024  # a decision is a few hundred bytes
+MAX_TEXT = 20_000  # characters of a note or a correction
+APP_CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
+           "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+# Report files are served sandboxed (an opaque origin: no cookie, no same-origin API call), under their own CSP.
+REPORT_CSP = ("sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox; default-src 'none'; "
+              "style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
+REPORT_TYPES: dict[str, str] = {
+    ".html": "text/html; charset=utf-8", ".md": "text/plain; charset=utf-8",
+    ".json": "application/json", ".csv": "text/csv; charset=utf-8",
+}
+REPORT_JSONL = frozenset({"claims.jsonl", "documents.jsonl", "claimreview.jsonl", "segments.jsonl"})
+STATIC = {"document.js": "document.js.j2", "review.js": "review.js.j2", "queue.js": "queue.js.j2"}
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    state: Path
+    out: Path
+    auth: Auth
+    names: Callable[[str], str] | None = None
+    allowed_hosts: frozenset[str] | None = None  # None: any Host (a users file guards the app)
+
+
+# ---- responses ----------------------------------------------------------------------------------
+
+
+def json_error(status: int, message: str, **extra: Any) -> JSONResponse:
+    headers = {"WWW-Authenticate": 'Bearer realm="gpu-factcheck"'} if status == 401 else None
+    return JSONResponse({"error": message, "status": status, **extra}, status_code=status, headers=headers)
+
+
+def render(name: str, http_status: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(environment().get_template(name).render(**context), status_code=http_status)
+
+
+def html_error(status: int, message: str, identity: Identity | None = None) -> HTMLResponse:
+    return render("app_error.html.j2", status, status=status, message=message,
+                  user=identity.user if identity else None, login=identity is not None and identity.via == "cookie")
+
+
+def login_page(status: int, message: str, next_path: str = "/") -> HTMLResponse:
+    return render("app_login.html.j2", status, message=message, next=next_path)
+
+
+def _host(headers: Mapping[str, str]) -> str:
+    host = headers.get("host", "")
+    return urlsplit(f"//{host}").hostname or ""
+
+
+class Guard:
+    """Authentication, authorization, cross-site protection and security headers, before every route."""
+
+    def __init__(self, app: ASGIApp, config: AppConfig) -> None:
+        self.app, self.config = app, config
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        path, method = scope["path"], scope["method"]
+        api = path.startswith("/api/")
+        refusal = self._refusal(headers, path, method, api)
+        send = _with_headers(send)
+        if isinstance(refusal, Response):
+            await refusal(scope, receive, send)
+            return
+        scope.setdefault("state", {})["identity"] = refusal
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: dict[str, str], path: str, method: str, api: bool) -> Response | Identity:
+        """The response that refuses the request, or the identity it may proceed as."""
+        allowed = self.config.allowed_hosts
+        if allowed is not None and _host(headers) not in allowed:
+            message = "this app answers only at its loopback address (http://127.0.0.1:PORT/)"
+            return json_error(421, message) if api else html_error(421, message)
+        identity = identify(self.config.auth, headers)
+        login_post = method == "POST" and path == "/login"
+        if identity.user is None and not login_post:
+            message = "a token is required: send Authorization: Bearer TOKEN, or log in"
+            return json_error(401, message) if api else login_page(401, "请输入你的令牌登录。", path)
+        reason = cross_site(method, headers)
+        if reason:
+            return json_error(403, reason) if api else html_error(403, "跨站请求被拒绝。", identity)
+        if method in UNSAFE_METHODS and not login_post:
+            # logging out is a plain form post (no script to add the token); its Origin was checked above
+            if path != "/logout" and not csrf_ok(identity, headers):
+                message = "missing or wrong X-CSRF-Token: reload the page"
+                return json_error(403, message) if api else html_error(403, "请刷新页面后重试。", identity)
+            user = identity.user
+            if user is not None and not user.can_write and path != "/logout":
+                return json_error(403, f"{user.name} is a viewer and cannot change anything")
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if api and kind != "application/json":
+                return json_error(415, "send the body as JSON (Content-Type: application/json)")
+        return identity
+
+
+def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
+    async def sender(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            present = {k.lower() for k, _ in headers}
+            for key, value in ((b"content-security-policy", APP_CSP.encode()),
+                               (b"x-content-type-options", b"nosniff"),
+                               # same-origin, not no-referrer: with no-referrer a browser sends "Origin: null" on
+                               # our own form posts, which the cross-site check must refuse
+                               (b"referrer-policy", b"same-origin"),
+                               (b"x-frame-options", b"DENY"), (b"cache-control", b"no-store")):
+                if key not in present:
+                    headers.append((key, value))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sender
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+
+def _config(request: Request) -> AppConfig:
+    config: AppConfig = request.app.state.config
+    return config
+
+
+def _identity(request: Request) -> Identity:
+    identity: Identity = request.scope["state"]["identity"]
+    return identity
+
+
+def _user(request: Request) -> User:
+    user = _identity(request).user
+    assert user is not None  # Guard let no anonymous request through
+    return user
+
+
+async def _in_store(request: Request, work: Callable[[Store], Any]) -> Any:
+    config = _config(request)
+
+    def call() -> Any:
+        with Store(config.state) as store:
+            return work(store)
+
+    return await run_in_threadpool(call)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise HTTPException(413, "the body is too large")
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HTTPException(400, f"the body is not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the body must be a JSON object")
+    return data
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise HTTPException(400, f"{key} must be a string of at most {MAX_TEXT} characters")
+    return value
+
+
+def _page_context(request: Request) -> dict[str, Any]:
+    identity = _identity(request)
+    return {"user": identity.user, "csrf": identity.csrf, "login": identity.via == "cookie",
+            "review_labels": json.dumps(labels("review"), ensure_ascii=False)}
+
+
+# ---- API ----------------------------------------------------------------------------------------
+
+
+async def api_claims(request: Request) -> JSONResponse:
+    """GET /api/claims?verdict=&status=&doc_id=&assignee=&q=[&attribute=&subject=&flagged=1]"""
+    p = request.query_params
+    names = _config(request).names
+
+    def work(store: Store) -> list[dict[str, Any]]:
+        rows = store.list_claims(verdict=p.get("verdict") or None, status=p.get("status") or None,
+                                 doc_id=p.get("doc_id") or None, assignee=p.get("assignee") or None,
+                                 q=p.get("q") or None, attribute=p.get("attribute") or None,
+                                 subject=p.get("subject") or None, flagged_only=p.get("flagged") in ("1", "true"))
+        return [views.api_claim(r, names) for r in rows]
+
+    return JSONResponse(await _in_store(request, work))
+
+
+async def api_claim(request: Request) -> JSONResponse:
+    """GET /api/claims/{claim_id}: the claim with its history."""
+    claim_id = request.path_params["claim_id"]
+    names = _config(request).names
+    found = await _in_store(request, lambda store: store.claim(claim_id))
+    if found is None:
+        return json_error(404, f"unknown claim id {claim_id!r}", claim_id=claim_id)
+    return JSONResponse(views.api_claim(found, names))
+
+
+async def api_decision(request: Request) -> JSONResponse:
+    """POST /api/claims/{claim_id}/decision {"status", "note", "correction"}: the updated claim."""
+    claim_id = request.path_params["claim_id"]
+    data = await _json_body(request)
+    status = data.get("status")
+    if status not in REVIEW_STATUSES:
+        return json_error(400, f"status must be one of {', '.join(REVIEW_STATUSES)}")
+    note, correction = _text(data, "note"), _text(data, "correction")
+    user = _user(request)
+    names = _config(request).names
+
+    def work(store: Store) -> dict[str, Any] | None:
+        if store.claim_snapshot(claim_id) is None:
+            return None
+        store.decide(claim_id, status, user.name, note, correction)
+        claim = store.claim(claim_id)
+        return claim and {**claim, "document_verdict": views.doc_verdict(store, claim["doc_id"])}
+
+    updated = await _in_store(request, work)
+    if updated is None:
+        return json_error(404, f"unknown claim id {claim_id!r}", claim_id=claim_id)
+    return JSONResponse(views.api_claim(updated, names))
+
+
+async def api_documents(request: Request) -> JSONResponse:
+    """GET /api/documents: every current document, worst first, with its assignee."""
+    docs = await _in_store(request, views.document_rows)
+    return JSONResponse([{k: v for k, v in d.items() if k != "severity"} for d in docs])
+
+
+async def api_assign(request: Request) -> JSONResponse:
+    """POST /api/assignments {"doc_id", "assignee"}: assign a document ("" unassigns)."""
+    data = await _json_body(request)
+    doc_id, assignee = _text(data, "doc_id"), _text(data, "assignee")
+    user = _user(request)
+
+    def work(store: Store) -> dict[str, Any] | None:
+        doc = store.document(doc_id)
+        if doc is None or doc.deleted:
+            return None
+        return store.assign(doc_id, assignee, user.name)
+
+    record = await _in_store(request, work)
+    if record is None:
+        return json_error(404, f"unknown document {doc_id!r}", doc_id=doc_id)
+    return JSONResponse({k: record[k] for k in ("doc_id", "assignee", "user", "at")})
+
+
+async def api_me(request: Request) -> JSONResponse:
+    user = _user(request)
+    return JSONResponse({"name": user.name, "role": user.role})
+
+
+async def api_unknown(request: Request) -> JSONResponse:
+    return json_error(404, f"no API at {request.url.path}; see README, section Reviewing")
+
+
+# ---- pages --------------------------------------------------------------------------------------
+
+
+async def queue_page(request: Request) -> HTMLResponse:
+    filters = views.QueueFilters.from_query(request.query_params)
+    names = _config(request).names
+    context = await _in_store(request, lambda store: views.queue(store, names, filters))
+    return render("app_queue.html.j2", **context, **_page_context(request),
+                  href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#item-{key}" if key else ""))
+
+
+async def document_page(request: Request) -> HTMLResponse:
+    doc_id = request.path_params["doc_id"]
+    names = _config(request).names
+    context = await _in_store(request, lambda store: views.document_page(store, names, doc_id))
+    if context is None:
+        return html_error(404, "没有这篇文档（可能已删除或改名）。", _identity(request))
+    user = _user(request)
+    return render("app_document.html.j2", **context, **_page_context(request), can_write=user.can_write)
+
+
+async def login_form(request: Request) -> Response:
+    if not _config(request).auth.login_required:
+        return RedirectResponse("/", 303)
+    return login_page(200, "", _safe_next(request.query_params.get("next", "/")))
+
+
+async def login(request: Request) -> Response:
+    auth = _config(request).auth
+    if not auth.login_required:
+        return RedirectResponse("/", 303)
+    body = await request.body()
+    form = parse_qs(body.decode("utf-8", "replace")) if len(body) <= MAX_BODY else {}
+    token = (form.get("token") or [""])[0].strip()
+    next_path = _safe_next((form.get("next") or ["/"])[0])
+    opened = auth.login(token)
+    if opened is None:
+        return login_page(401, "令牌不对，请重试。", next_path)
+    sid, _session = opened
+    response = RedirectResponse(next_path, 303)
+    response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict", path="/",
+                        secure=request.url.scheme == "https")
+    return response
+
+
+async def logout(request: Request) -> Response:
+    identity = _identity(request)
+    _config(request).auth.logout(identity.session_id)
+    response = RedirectResponse("/login", 303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+def _safe_next(value: str) -> str:
+    """A local path to go back to after logging in; never another site."""
+    return value if value.startswith("/") and not value.startswith("//") and "\\" not in value else "/"
+
+
+async def static_file(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC:
+        raise HTTPException(404, "no such file")
+    return Response((TEMPLATES / STATIC[name]).read_text(encoding="utf-8"),
+                    media_type="text/javascript; charset=utf-8")
+
+
+async def report_file(request: Request) -> Response:
+    """A report file of the output folder (index.html, a document's .html/.md/.json, the tables); nothing else."""
+    out = _config(request).out.resolve()
+    name = request.path_params["name"]
+    suffix = Path(name).suffix.lower()
+    allowed = (suffix in REPORT_TYPES and not name.startswith(".")) or name in REPORT_JSONL
+    if not allowed or any(ch in name for ch in "/\\\x00") or name in (".", ".."):
+        raise HTTPException(404, "no such report file")
+    try:
+        real = (out / name).resolve(strict=True)
+    except (OSError, RuntimeError, ValueError):
+        raise HTTPException(404, "no such report file") from None
+    if real.parent != out or not real.is_file():
+        raise HTTPException(404, "no such report file")
+    media = REPORT_TYPES.get(suffix, "text/plain; charset=utf-8")
+    return FileResponse(real, media_type=media, headers={"Content-Security-Policy": REPORT_CSP})
+
+
+# ---- errors -------------------------------------------------------------------------------------
+
+
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+    if request.url.path.startswith("/api/"):
+        return json_error(status, str(detail))
+    identity = request.scope.get("state", {}).get("identity")
+    return html_error(status, "页面不存在。" if status == 404 else str(detail), identity)
+
+
+async def on_usage_error(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return json_error(400, str(exc))
+    return html_error(400, str(exc), request.scope.get("state", {}).get("identity"))
+
+
+def create_app(config: AppConfig) -> ASGIApp:
+    """The app as an ASGI callable (``Guard`` around the routes)."""
+    routes = [
+        Route("/api/claims", api_claims, methods=["GET"]),
+        Route("/api/claims/{claim_id}", api_claim, methods=["GET"]),
+        Route("/api/claims/{claim_id}/decision", api_decision, methods=["POST"]),
+        Route("/api/documents", api_documents, methods=["GET"]),
+        Route("/api/assignments", api_assign, methods=["POST"]),
+        Route("/api/me", api_me, methods=["GET"]),
+        Route("/api/{rest:path}", api_unknown, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+        Route("/", queue_page, methods=["GET"]),
+        Route("/doc/{doc_id:path}", document_page, methods=["GET"]),
+        Route("/login", login_form, methods=["GET"]),
+        Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/static/{name}", static_file, methods=["GET"]),
+        Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
+        Route("/out/{name}", report_file, methods=["GET"]),
+    ]
+    handlers = {HTTPException: on_http_error, UsageError: on_usage_error, Exception: on_http_error}
+    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app.state.config = config
+    return Guard(app, config)

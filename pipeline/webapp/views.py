@@ -1,0 +1,208 @@
+"""What the review app's pages and API show, built from the state: the queue, one article, one claim."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from ..decisions import REVIEW_STATUSES, attach_reviews
+from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
+from ..report.html import document_context
+from ..report.labels import label, labels
+from ..report.tables import (
+    DOC_SEVERITY,
+    REVIEW_ZH,
+    VERDICT_ZH,
+    ClaimView,
+    claim_views,
+    display_for,
+    report_verdict,
+    review_of,
+)
+from ..store import Store
+
+Names = Callable[[str], str] | None
+
+
+@dataclass(frozen=True)
+class QueueFilters:
+    """The queue's filters, as the query string gives them (empty: no filter)."""
+
+    verdict: str = ""
+    status: str = "open"
+    doc_id: str = ""
+    subject: str = ""
+    attribute: str = ""
+    assignee: str = ""
+    q: str = ""
+
+    @classmethod
+    def from_query(cls, params: Mapping[str, str]) -> QueueFilters:
+        values = {f.name: params.get(f.name, "").strip() for f in fields(cls)}
+        if "status" not in params:
+            values["status"] = "open"  # the queue opens on the flags nobody has decided on
+        if values["verdict"] not in VERDICT_ZH:
+            values["verdict"] = ""
+        if values["status"] not in REVIEW_STATUSES:
+            values["status"] = ""
+        return cls(**values)
+
+    def link(self, **changes: str) -> str:
+        """The queue's URL with some filters changed."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return "/?" + urlencode(values)
+
+
+def _claim(row: Mapping[str, Any]) -> Claim:
+    """A stored claim dict (with its review fields) as a Claim whose extra carries the review, as reports read."""
+    claim = claim_from_dict(dict(row))
+    if row.get("editor") and row.get("review_status") != "open":
+        review = {"status": row["review_status"], "editor": row["editor"], "note": row.get("note") or "",
+                  "decided_at": row.get("decided_at") or "", "correction": row.get("correction") or ""}
+        claim = replace(claim, extra={**claim.extra, "review": review})
+    return claim
+
+
+def claim_labels(view: ClaimView) -> dict[str, Any]:
+    """The Chinese words for a claim, for the API and the page's script."""
+    return {"verdict": view.verdict_zh, "review_status": view.review_zh, "attribute": view.attribute_zh,
+            "subject": view.subject_name, "expected": view.expected, "explanation": view.explanation,
+            "reason": view.reason_zh}
+
+
+def history_items(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """History items (Event.to_api) with the statuses' Chinese labels."""
+    return [{**e, "from_zh": REVIEW_ZH.get(e["from"], e["from"]), "to_zh": REVIEW_ZH.get(e["to"], e["to"]),
+             "kind_zh": label("event", e.get("kind")) or ""} for e in events]
+
+
+REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "history",
+                 "document_verdict")
+EXTRA_FIELDS = ("reason", "scope")  # the checker's, when it wrote them
+
+
+def api_claim(row: dict[str, Any], names: Names) -> dict[str, Any]:
+    """One claim for the API: the claims.jsonl fields, review_status, assignee, the decision, history when
+    given, and the Chinese labels."""
+    claim = _claim(row)
+    view = claim_views([claim], "", display_for(DocumentResult(claim.doc_id, "", "", "", Status.OK,
+                                                               claims=(claim,)), names))[0]
+    out = claim.to_dict()
+    out.update({k: row[k] for k in (*EXTRA_FIELDS, *REVIEW_FIELDS) if k in row})
+    out["labels"] = claim_labels(view)
+    if "history" in out:
+        out["history"] = history_items(out["history"])
+    return out
+
+
+def _doc_results(rows: list[dict[str, Any]], titles: Mapping[str, str | None]) -> dict[str, DocumentResult]:
+    claims: dict[str, list[Claim]] = {}
+    for r in rows:
+        claims.setdefault(r["doc_id"], []).append(_claim(r))
+    return {d: DocumentResult(d, "", "", "", Status.OK, title=titles.get(d), claims=tuple(claims.get(d, ())))
+            for d in titles}
+
+
+def document_rows(store: Store) -> list[dict[str, Any]]:
+    """Every current document with its verdict as the pages show it, flag counts and assignee; worst first."""
+    titles = store.doc_titles()
+    results = _doc_results(store.list_claims(), titles)
+    assigned = store.assignments()
+    out = []
+    for doc_id, r in results.items():
+        statuses = Counter(review_of(c).status if review_of(c) else "open" for c in r.claims
+                           if c.verdict is not None and c.verdict.is_flag)
+        verdict = report_verdict(r)
+        out.append({"doc_id": doc_id, "title": titles.get(doc_id), "verdict": verdict,
+                    "severity": DOC_SEVERITY.get(verdict, 1), "flags": sum(statuses.values()),
+                    "open": statuses["open"] + statuses["accepted"], "pending": statuses["open"],
+                    "assignee": assigned.get(doc_id)})
+    out.sort(key=lambda d: (-d["severity"], -d["open"], d["doc_id"]))
+    return out
+
+
+def doc_verdict(store: Store, doc_id: str) -> str:
+    """The document's verdict as the pages show it, after the latest decisions."""
+    titles = {doc_id: None}
+    return report_verdict(_doc_results(store.list_claims(doc_id=doc_id), titles)[doc_id])
+
+
+def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
+    """The queue page: matching claims grouped by document (worst document first), counts per status, options."""
+    docs = document_rows(store)
+    order = {d["doc_id"]: i for i, d in enumerate(docs)}
+    matching = store.list_claims(verdict=filters.verdict or None, doc_id=filters.doc_id or None,
+                                 subject=filters.subject or None, attribute=filters.attribute or None,
+                                 assignee=filters.assignee or None, q=filters.q or None,
+                                 flagged_only=not filters.verdict)
+    counts = Counter(c["review_status"] for c in matching)
+    shown = [c for c in matching if not filters.status or c["review_status"] == filters.status]
+    grouped: dict[str, list[Claim]] = {}
+    for row in shown:
+        grouped.setdefault(row["doc_id"], []).append(_claim(row))
+    by_doc = {d: claim_views(cs, "", display_for(DocumentResult(d, "", "", "", Status.OK, claims=tuple(cs)), names))
+              for d, cs in grouped.items()}
+    info = {d["doc_id"]: d for d in docs}
+    groups = [{**info[d], "claims": views} for d, views in sorted(by_doc.items(), key=lambda kv: order[kv[0]])]
+    everything = store.list_claims(flagged_only=True)
+    products = sorted({c["subject"] for c in everything if c.get("subject")})
+    name_of = (lambda s: names(s)) if names else (lambda s: s)
+    return {
+        "filters": filters,
+        "groups": groups,
+        "shown": len(shown),
+        "counts": {s: counts[s] for s in REVIEW_STATUSES},
+        "total": len(matching),
+        "verdicts": VERDICT_ZH,
+        "flag_verdicts": [v.value for v in Verdict if v.is_flag],
+        "statuses": labels("review"),
+        "attributes": {a: label("attribute", a) or "其他" for a in sorted({c["attribute"] for c in everything})},
+        "products": {p: name_of(p) if name_of(p) != p else p for p in products},
+        "documents": [(d["doc_id"], d["title"] or d["doc_id"]) for d in docs],
+        "assignees": sorted({d["assignee"] for d in docs if d["assignee"]}),
+    }
+
+
+def article_text(result: DocumentResult) -> tuple[str | None, str]:
+    """The text the claims' offsets point into, or None and why it cannot be shown."""
+    if result.text is not None:
+        return result.text, ""
+    try:
+        raw = Path(result.path).read_bytes()
+    except OSError:
+        return None, f"原文文件不在原处（{result.path}），下面只列出论断。"
+    if hashlib.sha256(raw).hexdigest() != result.sha256:
+        return None, "原文在上次核查之后改过，请重新运行核查；下面只列出论断。"
+    try:
+        return raw.decode("utf-8-sig"), ""
+    except UnicodeDecodeError:
+        return None, "原文无法按 UTF-8 读出，下面只列出论断。"
+
+
+def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | None:
+    """The article page of a current document, or None."""
+    stored = store.document(doc_id)
+    if stored is None or stored.deleted:
+        return None
+    result = store.load_result(doc_id)
+    if result is None:
+        return None
+    result = attach_reviews(result, store.decisions())
+    text, problem = article_text(result)
+    context = document_context(result, text or "", display_for(result, names))
+    flagged = [*context["flagged"], *context["closed"]]
+    context.update(
+        app=True,
+        problem=problem,
+        history={v.claim.claim_id: history_items([e.to_api() for e in store.history(v.claim.claim_id)])
+                 for v in flagged},
+        assignee=store.assignments().get(doc_id),
+        order={v.key: i for i, v in enumerate(flagged)},
+    )
+    return context

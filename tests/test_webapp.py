@@ -1,0 +1,344 @@
+"""The review app's HTTP surface, over a real uvicorn server: the /api/ contract, who may do what, cross-site
+requests, escaping, and which files a URL can reach."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Status, Verdict
+from pipeline.store import Store
+from pipeline.webapp import AppConfig
+from pipeline.webapp.auth import Auth, User, load_users
+from tests.app_server import running_app
+from tests.store_builders import PIPE, REF, gpu_claims, make_result
+
+TOKENS = {"editor": "editor-token-7f3a", "viewer": "viewer-token-2b9c"}
+HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="alert(1)">'
+
+
+def bearer(role: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {TOKENS[role]}"}
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("app")
+    out = root / "reports"
+    article = root / "hostile.md"
+    text = f"# 夹带脚本{HOSTILE}\n\nH100 的显存带宽为 2TB/s。\n"
+    article.write_text(text, encoding="utf-8")
+    start = text.index("H100")
+    claim = Claim(doc_id="hostile.md", start=start, end=start + 15, text=text[start:start + 15],
+                  sentence=text[start:].strip(), sentence_index=1, subject="h100-sxm", subject_mention="H100",
+                  attribute="memory_bandwidth", value=2000, unit="GB/s",
+                  check=Check(Verdict.CONTRADICTED, f"参考值为 3.35 TB/s{HOSTILE}", "3350 GB/s"),
+                  claim_id="0123456789abcdef", extra={"written_unit": "TB/s"})
+    with Store(out / "state.sqlite") as store:
+        run = store.begin_run(REF, PIPE)
+        for doc_id in ("a.md", "b.md"):
+            store.save_result(run, make_result(doc_id, gpu_claims(doc_id)), REF, PIPE)
+        store.save_result(run, DocumentResult("hostile.md", str(article), "md",
+                                              hashlib.sha256(article.read_bytes()).hexdigest(), Status.OK,
+                                              title=f"夹带脚本{HOSTILE}", claims=(claim,)), REF, PIPE)
+        store.finish_run(run, {"documents": 3}, 0)
+    (out / "index.html").write_text("<!DOCTYPE html><title>核查汇总</title>", encoding="utf-8")
+    (out / "claims.csv").write_text("claim_id\n", encoding="utf-8")
+    (root / "secret.txt").write_text("outside the output folder", encoding="utf-8")
+    (out / "link.html").symlink_to(root / "secret.txt")
+    users = root / "users.csv"
+    users.write_text("name,role,token_sha256\n"
+                     f"王编辑,editor,{hashlib.sha256(TOKENS['editor'].encode()).hexdigest()}\n"
+                     f"赵读者,viewer,{hashlib.sha256(TOKENS['viewer'].encode()).hexdigest()}\n", encoding="utf-8")
+    return out / "state.sqlite"
+
+
+@pytest.fixture
+def fresh(state: Path, tmp_path: Path) -> Path:
+    """A copy of the state per test, so decisions do not leak between tests."""
+    out = tmp_path / "reports"
+    out.mkdir()
+    for p in state.parent.iterdir():
+        if p.is_file() and not p.is_symlink() and not p.name.endswith(".lock"):
+            (out / p.name).write_bytes(p.read_bytes())
+    for name in ("users.csv", "secret.txt"):
+        (tmp_path / name).write_bytes((state.parent.parent / name).read_bytes())
+    (out / "link.html").symlink_to(tmp_path / "secret.txt")
+    return out / "state.sqlite"
+
+
+def config(state: Path, users: bool) -> AppConfig:
+    if users:
+        auth = Auth(load_users(state.parent.parent / "users.csv"), User("nobody", "editor"))
+        return AppConfig(state=state, out=state.parent, auth=auth)
+    return AppConfig(state=state, out=state.parent, auth=Auth(None, User("本机编辑", "editor")),
+                     allowed_hosts=frozenset({"127.0.0.1", "localhost", "::1"}))
+
+
+@pytest.fixture
+def guarded(fresh: Path) -> Iterator[httpx.Client]:
+    """The app with a users file, listening on every address (not only loopback)."""
+    with running_app(config(fresh, users=True), host="0.0.0.0") as base:
+        port = base.rsplit(":", 1)[1]
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+            yield client
+
+
+@pytest.fixture
+def local(fresh: Path) -> Iterator[httpx.Client]:
+    with running_app(config(fresh, users=False)) as base, httpx.Client(base_url=base, timeout=10) as client:
+        yield client
+
+
+def decisions(client: httpx.Client, state: Path) -> dict[str, str]:
+    with Store(state) as store:
+        return {k: d.status for k, d in store.decisions().items()}
+
+
+# ---- who may do what ----------------------------------------------------------------------------
+
+# fmt: off
+EVERY_KIND_OF_REQUEST = [
+    ("GET",  "/",                                 None),
+    ("GET",  "/?status=&verdict=contradicted",    None),
+    ("GET",  "/doc/a.md",                         None),
+    ("GET",  "/login",                            None),
+    ("GET",  "/api/claims",                       None),
+    ("GET",  "/api/claims/a.md-bw",               None),
+    ("GET",  "/api/documents",                    None),
+    ("GET",  "/api/me",                           None),
+    ("GET",  "/api/nope",                         None),
+    ("POST", "/api/claims/a.md-bw/decision",      {"status": "dismissed", "note": "x"}),
+    ("POST", "/api/assignments",                  {"doc_id": "a.md", "assignee": "x"}),
+    ("POST", "/logout",                           None),
+    ("GET",  "/out/index.html",                   None),
+    ("GET",  "/static/review.js",                 None),
+    ("GET",  "/favicon.ico",                      None),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("method", "path", "body"), EVERY_KIND_OF_REQUEST)
+@pytest.mark.parametrize("auth", [{}, {"Authorization": "Bearer wrong-token"}, {"Authorization": "Basic eDp5"},
+                                  {"Cookie": "gfc_session=forged"}])
+def test_without_a_token_every_request_is_refused(guarded: httpx.Client, fresh: Path, method: str, path: str,
+                                                  body: dict[str, Any] | None, auth: dict[str, str]) -> None:
+    r = guarded.request(method, path, json=body, headers=auth)
+    assert r.status_code in (401, 403), (r.status_code, r.text[:200])
+    if path.startswith("/api/"):
+        assert r.headers["content-type"] == "application/json" and "error" in r.json()
+        assert r.headers["www-authenticate"].startswith("Bearer")
+    else:
+        assert "令牌" in r.text  # the login form, never the page
+        assert "H100" not in r.text
+    assert decisions(guarded, fresh) == {}
+
+
+def test_a_viewer_reads_but_cannot_decide_or_assign(guarded: httpx.Client, fresh: Path) -> None:
+    assert guarded.get("/api/claims", headers=bearer("viewer")).status_code == 200
+    assert guarded.get("/api/me", headers=bearer("viewer")).json() == {"name": "赵读者", "role": "viewer"}
+    r = guarded.post("/api/claims/a.md-bw/decision", json={"status": "dismissed"}, headers=bearer("viewer"))
+    assert r.status_code == 403 and "viewer" in r.json()["error"]
+    r = guarded.post("/api/assignments", json={"doc_id": "a.md", "assignee": "赵读者"}, headers=bearer("viewer"))
+    assert r.status_code == 403
+    page = guarded.get("/doc/a.md", headers=bearer("viewer"))
+    assert page.status_code == 200 and 'data-act="dismissed"' not in page.text  # no buttons for a viewer
+    assert decisions(guarded, fresh) == {}
+    with Store(fresh) as store:
+        assert store.assignments() == {}
+
+
+def test_an_editors_decision_records_their_name(guarded: httpx.Client, fresh: Path) -> None:
+    r = guarded.post("/api/claims/a.md-bw/decision", json={"status": "dismissed", "note": "口径不同"},
+                     headers=bearer("editor"))
+    assert r.status_code == 200, r.text
+    claim = r.json()
+    assert (claim["claim_id"], claim["review_status"], claim["editor"], claim["note"]) == (
+        "a.md-bw", "dismissed", "王编辑", "口径不同")
+    assert [(h["user"], h["from"], h["to"], h["note"]) for h in claim["history"]] == [
+        ("王编辑", "open", "dismissed", "口径不同")]
+    assert decisions(guarded, fresh) == {"a.md-bw": "dismissed"}
+
+
+def test_login_sets_a_strict_session_cookie_and_then_needs_the_csrf_token(guarded: httpx.Client,
+                                                                           fresh: Path) -> None:
+    wrong = guarded.post("/login", data={"token": "nope", "next": "/"})
+    assert wrong.status_code == 401
+    r = guarded.post("/login", data={"token": TOKENS["editor"], "next": "//evil.example/x"})
+    assert r.status_code == 303 and r.headers["location"] == "/"  # never off-site
+    cookie = r.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    session = {"Cookie": f"gfc_session={r.cookies['gfc_session']}"}
+    guarded.cookies.clear()
+    page = guarded.get("/doc/a.md", headers=session)
+    assert page.status_code == 200
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', page.text).group(1)  # type: ignore[union-attr]
+    url, body = "/api/claims/a.md-bw/decision", {"status": "accepted"}
+    assert guarded.post(url, json=body, headers=session).status_code == 403
+    assert guarded.post(url, json=body, headers={**session, "X-CSRF-Token": "guess"}).status_code == 403
+    ok = guarded.post(url, json=body, headers={**session, "X-CSRF-Token": token})
+    assert ok.status_code == 200 and ok.json()["editor"] == "王编辑"
+
+
+# fmt: off
+CROSS_SITE = [
+    ({"Origin": "http://evil.example"},                                        "application/json", 403),
+    ({"Origin": "null"},                                                       "application/json", 403),
+    ({"Sec-Fetch-Site": "cross-site"},                                         "application/json", 403),
+    ({"Sec-Fetch-Site": "same-site"},                                          "application/json", 403),
+    ({},                                                                       "text/plain",       415),
+    ({},                                                          "application/x-www-form-urlencoded", 415),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("headers", "content_type", "status"), CROSS_SITE)
+@pytest.mark.parametrize("mode", ["users", "local"])
+def test_a_cross_site_post_is_refused(fresh: Path, headers: dict[str, str], content_type: str, status: int,
+                                      mode: str) -> None:
+    with running_app(config(fresh, users=mode == "users")) as base, httpx.Client(base_url=base) as client:
+        auth = bearer("editor") if mode == "users" else {}
+        r = client.post("/api/claims/a.md-bw/decision", content=b'{"status": "dismissed"}',
+                        headers={**auth, **headers, "Content-Type": content_type})
+        assert r.status_code == status and "error" in r.json()
+        same = client.post("/api/claims/a.md-bw/decision", json={"status": "accepted"},
+                           headers={**auth, "Origin": base, "Sec-Fetch-Site": "same-origin",
+                                    "X-CSRF-Token": _local_token(client) if mode == "local" else ""})
+        assert same.status_code == 200, same.text
+    assert decisions(client, fresh) == {"a.md-bw": "accepted"}
+
+
+def _local_token(client: httpx.Client) -> str:
+    page = client.get("/doc/a.md").text
+    return re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+
+def test_local_mode_answers_only_to_its_own_host_name(local: httpx.Client) -> None:
+    assert local.get("/api/me").json() == {"name": "本机编辑", "role": "editor"}
+    r = local.get("/api/claims", headers={"Host": "attacker.example"})  # DNS rebinding
+    assert r.status_code == 421 and "loopback" in r.json()["error"]
+    assert local.get("/", headers={"Host": "localhost"}).status_code == 200
+    # a browser page of this app that leaves out the CSRF token is refused too
+    r = local.post("/api/claims/a.md-bw/decision", json={"status": "dismissed"},
+                   headers={"Origin": str(local.base_url).rstrip("/"), "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 403
+
+
+# ---- the /api/ contract -------------------------------------------------------------------------
+
+
+def test_list_claims_with_the_contract_filters(local: httpx.Client) -> None:
+    every = local.get("/api/claims").json()
+    assert len(every) == 11
+    jsonl_fields = set(gpu_claims("a.md")[0].to_dict())  # what claims.jsonl has for a claim
+    assert set(CONTRACT_FIELDS) <= jsonl_fields
+    for claim in every:  # the claims.jsonl fields, the review, the labels; no internal extras
+        assert jsonl_fields | {"review_status", "assignee", "labels"} == set(claim), set(claim) ^ jsonl_fields
+    ids = lambda **params: [c["claim_id"] for c in local.get("/api/claims", params=params).json()]  # noqa: E731
+    assert ids(verdict="misattributed") == ["a.md-mi", "b.md-mi"]
+    assert ids(doc_id="a.md", verdict="contradicted") == ["a.md-bw", "a.md-fp"]
+    assert ids(q="V100", doc_id="b.md") == ["b.md-fp"]
+    assert ids(verdict="", status="", doc_id="", assignee="", q="") == [c["claim_id"] for c in every]
+    local.post("/api/claims/b.md-mi/decision", json={"status": "dismissed", "note": "代工方"})
+    assert ids(status="dismissed") == ["b.md-mi"]
+    assert local.post("/api/assignments", json={"doc_id": "b.md", "assignee": "李编辑"}).status_code == 200
+    assert set(ids(assignee="李编辑")) == {c["claim_id"] for c in every if c["doc_id"] == "b.md"}
+    assert "b.md-mi" not in ids(assignee="-")
+    assert local.get("/api/claims", params={"verdict": "wrong"}).status_code == 400
+    labels = local.get("/api/claims/a.md-bw").json()["labels"]
+    assert (labels["verdict"], labels["review_status"], labels["attribute"]) == ("矛盾", "待处理", "显存带宽")
+
+
+def test_one_claim_with_its_history_and_reopening(local: httpx.Client) -> None:
+    assert local.get("/api/claims/a.md-bw").json()["history"] == []
+    local.post("/api/claims/a.md-bw/decision", json={"status": "corrected", "correction": "显存带宽为 3.35TB/s"})
+    reopened = local.post("/api/claims/a.md-bw/decision", json={"status": "open", "note": "作者又改回去了"}).json()
+    assert reopened["review_status"] == "open" and "editor" not in reopened
+    assert [(h["user"], h["from"], h["to"], h["correction"]) for h in reopened["history"]] == [
+        ("本机编辑", "open", "corrected", "显存带宽为 3.35TB/s"), ("本机编辑", "corrected", "open", "")]
+    assert local.get("/api/claims/a.md-bw").json()["history"] == reopened["history"]
+
+
+# fmt: off
+API_ERRORS = [
+    ("GET",  "/api/claims/ffffffffffffffff",            None,                      404, "unknown claim id"),
+    ("POST", "/api/claims/ffffffffffffffff/decision",   {"status": "dismissed"},   404, "unknown claim id"),
+    ("POST", "/api/claims/a.md-bw/decision",            {"status": "maybe"},       400, "status must be one of"),
+    ("POST", "/api/claims/a.md-bw/decision",            {"status": "open", "note": 5}, 400, "note must be"),
+    ("POST", "/api/claims/a.md-bw/decision",            [1, 2],                    400, "JSON object"),
+    ("POST", "/api/assignments",                        {"doc_id": "nope.md"},     404, "unknown document"),
+    ("GET",  "/api/decisions",                          None,                      404, "no API at /api/decisions"),
+    ("PUT",  "/api/claims/a.md-bw",                     {"status": "open"},        404, "no API"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("method", "path", "body", "status", "message"), API_ERRORS)
+def test_api_errors_are_json(local: httpx.Client, method: str, path: str, body: Any, status: int,
+                             message: str) -> None:
+    r = local.request(method, path, json=body)
+    assert r.status_code == status and r.headers["content-type"] == "application/json"
+    assert message in r.json()["error"] and r.json()["status"] == status
+
+
+def test_a_body_that_is_not_json(local: httpx.Client) -> None:
+    r = local.post("/api/claims/a.md-bw/decision", content=b"{status: dismissed",
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+
+
+# ---- pages and files ----------------------------------------------------------------------------
+
+
+def test_article_text_is_always_escaped(local: httpx.Client) -> None:
+    for path in ("/doc/hostile.md", "/", "/?status=&q=H100"):
+        page = local.get(path).text
+        assert "<script>window.__pwned" not in page and "<img src=x" not in page, path
+        assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page, path
+        scripts = re.findall(r"<script\b[^>]*>", page)
+        assert all(re.fullmatch(r'<script src="/static/[a-z]+\.js">', s) for s in scripts), scripts
+    article = local.get("/doc/hostile.md")
+    assert "3.35 TB/s" in article.text and "3.35 TB/s&lt;script&gt;" in article.text
+    csp = article.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
+    assert article.headers["x-content-type-options"] == "nosniff"
+    assert article.headers["x-frame-options"] == "DENY"
+
+
+# fmt: off
+FILES = [
+    ("index.html",                  200),
+    ("claims.csv",                  200),
+    ("state.sqlite",                404),
+    ("decisions.jsonl",             404),
+    (".report-index.json",          404),
+    ("link.html",                   404),   # a symlink out of the folder
+    ("..%2Fsecret.txt",             404),
+    ("%2e%2e%2fsecret.txt",         404),
+    ("..%5Csecret.txt",             404),
+    ("sub%2F..%2F..%2Fsecret.txt",  404),
+    ("%00index.html",               404),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("name", "status"), FILES)
+def test_no_url_reaches_a_file_outside_the_output_folder(local: httpx.Client, name: str, status: int) -> None:
+    r = local.get(f"/out/{name}")
+    assert r.status_code == status, r.text[:100]
+    assert "outside the output folder" not in r.text
+    if status == 200:
+        assert r.headers["content-security-policy"].startswith("sandbox")
+
+
+@pytest.mark.parametrize("path", ["/../secret.txt", "/out/../../secret.txt", "/static/../../../etc/passwd",
+                                  "/static/app.py", "/doc/../../secret.txt"])
+def test_no_path_escapes(local: httpx.Client, path: str) -> None:
+    r = local.get(path)
+    assert r.status_code == 404 and "outside the output folder" not in r.text
