@@ -1,89 +1,212 @@
 """Throughput benchmark (never run as a test).
 
-    python bench/run.py [--docs 2000] [--workers 1] [--memory-sizes 1000,10000] [--stages]
+    python bench/run.py [--docs 1000] [--rounds 3] [--workers 1,2] [--dask] [--startup 3]
+                        [--memory-sizes 1000,10000] [--stages] [--readme]
 
-Builds a synthetic corpus by recombining paragraphs of corpus/ with other products and numbers, then measures in
-one process: bare jieba segmentation of the same text (the floor), the full pipeline with reports, and an
-incremental re-run over the unchanged corpus. Prints documents/s, characters/s, the pipeline/jieba ratio, start-up
-time to the first document and peak memory. ``--memory-sizes`` runs the pipeline in child processes on corpora of
-those sizes and prints each one's peak RSS, to show that memory stays flat. ``--stages`` runs the pipeline once
-more with a timer around each stage and prints where the time per document goes.
+Builds a corpus with the statistics of real articles (measured from ../shared/dev and ../shared/dev_real and
+printed beside the generated corpus's; see bench/corpus.py), then measures in this one process, warm (a first run
+pays the imports and builds the caches), in rounds that alternate the measures (3 by default; min, median and max
+are reported):
+
+- bare jieba on the raw text of each file;
+- jieba on the prose the pipeline feeds it (code, tables and markup blanked, in the pipeline's windows);
+- spaCy's tokenizer with jieba on that prose: the pipeline's own floor;
+- the full pipeline (`run` with state, reports, claims tables, ClaimReview, validation) with each of --workers,
+  and with --dask on a LocalCluster of two worker processes.
+
+Each measure has its wall and CPU time (workers' CPU included) and the load average when it ran; pipeline runs
+also the main process's CPU per document once the first document is in (what decides how far a cluster scales).
+Then, in child processes: start-up from process start to the first document (`python -m pipeline run`, median of
+--startup runs, and one with no caches at all) and the peak RSS of runs over --memory-sizes documents.
+``--readme`` rewrites the results table of bench/README.md from this run.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import functools
 import json
-import random
-import re
+import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-_MODEL = re.compile(r"(?:RTX\s*)?\b[A-Z]{1,2}\d{2,4}\b")
-_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d{2,5}(?![\d.])")
+from corpus import Profile, build_corpus, corpus_stats, pooled  # noqa: E402
 
-
-def build_corpus(n: int, out: Path, seed: int = 7) -> int:
-    """Write ``n`` articles; returns the total number of characters."""
-    from pipeline.reference import load_reference
-
-    rng = random.Random(seed)
-    ref = load_reference(ROOT / "reference")
-    models = [a for p in ref.products.values() for a in p.aliases if re.search(r"\d", a)]
-    paragraphs = []
-    for f in sorted((ROOT / "corpus").glob("*.txt")):
-        paragraphs += [p for p in re.split(r"\n\s*\n", f.read_text(encoding="utf-8")) if len(p.strip()) > 20]
-    out.mkdir(parents=True, exist_ok=True)
-    total = 0
-    for i in range(n):
-        body = []
-        for p in rng.sample(paragraphs, k=min(len(paragraphs), rng.randint(8, 16))):
-            p = _MODEL.sub(lambda _m: rng.choice(models), p)
-            p = _NUMBER.sub(lambda m: str(max(1, int(int(m.group(0)) * rng.choice((0.5, 1, 1, 1, 2))))), p)
-            body.append(p)
-        text = f"第{i}篇：{rng.choice(models)}评测\n\n" + "\n\n".join(body) + "\n"
-        (out / f"a{i:06d}.txt").write_text(text, encoding="utf-8")
-        total += len(text)
-    return total
+README = ROOT / "bench" / "README.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 
-def bare_jieba(texts: list[str]) -> float:
-    import jieba
+def real_folders() -> list[Path]:
+    """../shared/dev/corpus and ../shared/dev_real/corpus beside the checkout (or beside its worktree folder)."""
+    for shared in (ROOT.parent / "shared", ROOT.parent.parent / "shared"):
+        found = [shared / s / "corpus" for s in ("dev", "dev_real") if (shared / s / "corpus").is_dir()]
+        if found:
+            return found
+    return []
 
-    jieba.initialize()
-    t = time.perf_counter()
-    for text in texts:
-        for _ in jieba.cut(text):
+
+def load() -> float:
+    """The 1-minute load average (other work on the machine while a measure ran)."""
+    return os.getloadavg()[0]
+
+
+# ---------------------------------------------------------------- one measure
+
+@dataclass
+class Sample:
+    wall: float
+    cpu: float  # this process and its workers
+    load: float
+    main_cpu_per_doc: float | None = None  # ms, after the first document
+    first_doc: float | None = None
+
+
+@dataclass
+class Measure:
+    name: str
+    docs: int
+    samples: list[Sample] = field(default_factory=list)
+
+    def rates(self) -> list[float]:
+        return sorted(self.docs / s.wall for s in self.samples)
+
+    def median(self, attr: str) -> float:
+        values = [getattr(s, attr) for s in self.samples if getattr(s, attr) is not None]
+        return statistics.median(values) if values else float("nan")
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+@contextlib.contextmanager
+def timed(extra_cpu: Callable[[], float] = lambda: 0.0) -> Iterator[dict[str, float]]:
+    got: dict[str, float] = {}
+    before_load, t, c, ch, x = load(), time.perf_counter(), time.process_time(), _children_cpu(), extra_cpu()
+    yield got
+    got["wall"] = time.perf_counter() - t
+    got["cpu"] = time.process_time() - c + _children_cpu() - ch + extra_cpu() - x
+    got["load"] = max(before_load, load())
+
+
+def segment_floor(pieces_or_texts: list[str], tokenize: Callable[[str], Any]) -> Sample:
+    with timed() as got:
+        for text in pieces_or_texts:
+            tokenize(text)
+    return Sample(got["wall"], got["cpu"], got["load"])
+
+
+def _drain(cut: Callable[[str], Any]) -> Callable[[str], None]:
+    def run(text: str) -> None:
+        for _ in cut(text):
             pass
-    return time.perf_counter() - t
+    return run
 
 
-def pipeline_run(corpus: Path, out: Path, workers: int, full: bool) -> tuple[float, float, int]:
-    """(seconds, seconds to the first document, exit code) for one run of the whole job."""
+def pipeline_sample(corpus: Path, out: Path, *, workers: int, engine: str = "local", scheduler: str | None = None,
+                    extra_cpu: Callable[[], float] = lambda: 0.0) -> Sample:
+    """One full run (state, every output) into a new folder."""
     from pipeline.config import Config
     from pipeline.run import RunOptions, run
 
+    shutil.rmtree(out, ignore_errors=True)
     first: list[float] = []
     t = time.perf_counter()
 
     def progress(i: int, total: int, _r: object) -> None:
         if not first:
-            first.append(time.perf_counter() - t)
+            first.extend((time.perf_counter() - t, time.process_time()))
 
-    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=workers), full=full), progress)
-    return time.perf_counter() - t, (first[0] if first else 0.0), summary.exit_code
+    opts = RunOptions(corpus=corpus, config=Config(out_dir=out, workers=workers), full=True, engine=engine,
+                      scheduler=scheduler)
+    with timed(extra_cpu) as got:
+        summary = run(opts, progress)
+    if summary.exit_code not in (0, 1, 3):
+        raise RuntimeError(f"the pipeline run failed: {summary}")
+    docs = summary.processed
+    main_cpu = (time.process_time() - first[1]) / max(1, docs - 1) * 1000 if first else None
+    return Sample(got["wall"], got["cpu"], got["load"], main_cpu, first[0] if first else None)
 
 
-# (label, module, attribute): disjoint stages of one document's path through `run` (none calls another)
+# ---------------------------------------------------------------- child processes
+
+_FIRST_DOCUMENT = """
+import sys
+import pipeline.run as r
+real = r.run
+def run(opts, progress=None):
+    def tick(i, total, result):
+        if i == 1:
+            print("first-document", flush=True)
+        if progress:
+            progress(i, total, result)
+    return real(opts, tick)
+r.run = run
+from pipeline.cli import app
+app(sys.argv[1:], prog_name="pipeline")
+"""
+
+
+def startup(corpus: Path, out: Path, args: list[str], env: dict[str, str]) -> float:
+    """Seconds from starting `python -m pipeline run` (as a new process) to its first document."""
+    shutil.rmtree(out, ignore_errors=True)
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", _FIRST_DOCUMENT, "run", str(corpus), "--out", str(out), "--quiet",
+                             *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    seconds = time.perf_counter() - t
+    proc.wait()
+    if line.strip() != "first-document":
+        raise RuntimeError(f"the run printed {line!r} instead of reaching its first document")
+    return seconds
+
+
+_PEAK = """
+import resource, sys, time
+from pathlib import Path
+from pipeline.config import Config
+from pipeline.run import RunOptions, run
+t = time.perf_counter()
+run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=1)))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)
+"""
+
+
+def peak_rss(corpus: Path, out: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(peak RSS in MB, seconds) of one run with state and every output, one worker, in a child process."""
+    shutil.rmtree(out, ignore_errors=True)
+    res = subprocess.run([sys.executable, "-c", _PEAK, str(corpus), str(out)], capture_output=True, text=True,
+                         check=True, cwd=ROOT, env=env)
+    mb, seconds = res.stdout.split()[-2:]
+    return float(mb), float(seconds)
+
+
+def import_seconds(module: str, env: dict[str, str]) -> float:
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    return float(res.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------- where a document's time goes (--stages)
+
+# (label, module, attribute): disjoint stages of a document's path through `run` with one worker
 STAGES = (
     ("read and decode", "pipeline.ingest", "read_document"),
     ("segment (spaCy + jieba, mentions, sentences)", "pipeline.segment:Segmenter", "segment"),
@@ -97,11 +220,12 @@ STAGES = (
     ("claims.csv", "pipeline.report", "write_claims_csv"),
     ("index.html and summary.md", "pipeline.report", "write_index"),
 )
+REST = "rest (planning, run tables, ClaimReview, progress)"
 
 
-def stage_times(corpus: Path, out: Path, workers: int) -> dict[str, float]:
-    """Milliseconds per document in each stage, and for the rest of the run, timing one full run (in this
-    process, after the measured runs: one-off imports such as great-expectations are already paid)."""
+def stage_times(corpus: Path, out: Path, workers: int = 1) -> dict[str, float]:
+    """Milliseconds per document in each stage, and for the rest of the run, timing one full run in this process
+    (after the measured runs: one-off imports are already paid)."""
     import importlib
 
     spent: collections.Counter[str] = collections.Counter()
@@ -112,7 +236,7 @@ def stage_times(corpus: Path, out: Path, workers: int) -> dict[str, float]:
         owner = getattr(owner, cls) if cls else owner
         original = getattr(owner, name)
 
-        def timed(*a: object, _f=original, _label=label, **k: object) -> object:
+        def stage(*a: object, _f: Any = original, _label: str = label, **k: object) -> object:
             t = time.perf_counter()
             try:
                 return _f(*a, **k)
@@ -120,91 +244,228 @@ def stage_times(corpus: Path, out: Path, workers: int) -> dict[str, float]:
                 spent[_label] += time.perf_counter() - t
 
         patched.append((owner, name, original))
-        setattr(owner, name, functools.wraps(original)(timed))
+        setattr(owner, name, functools.wraps(original)(stage))
     try:
-        total, _first, _code = pipeline_run(corpus, out, workers, full=True)
+        sample = pipeline_sample(corpus, out, workers=workers)
     finally:
         for owner, name, original in patched:
             setattr(owner, name, original)
-    docs = len(list(corpus.glob("*.txt")))
+    docs = sum(1 for p in corpus.iterdir() if p.is_file())
     rows = {label: round(spent[label] / docs * 1000, 2) for label, _w, _n in STAGES}
-    rows["rest (planning, run tables, ClaimReview, progress)"] = round((total - sum(spent.values())) / docs * 1000, 2)
-    rows["total"] = round(total / docs * 1000, 2)
+    rows[REST] = round((sample.wall - sum(spent.values())) / docs * 1000, 2)
+    rows["total"] = round(sample.wall / docs * 1000, 2)
     return rows
 
 
-def import_seconds(module: str) -> float:
-    """Seconds to import ``module`` in a fresh interpreter (paid once per run that needs it)."""
-    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(res.stdout.strip().splitlines()[-1])
+# ---------------------------------------------------------------- the report
+
+def _rate(m: Measure) -> str:
+    r = m.rates()
+    return f"{r[0]:.1f} / **{statistics.median(r):.1f}** / {r[-1]:.1f}"
 
 
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _ratio(a: Measure, b: Measure) -> tuple[float, float, float]:
+    """a's throughput over b's, paired round by round (each round ran both under the same load)."""
+    pairs = sorted(sb.wall / sa.wall for sa, sb in zip(a.samples, b.samples, strict=False))
+    return pairs[0], statistics.median(pairs), pairs[-1]
 
 
-def child_peak(corpus: Path, workers: int) -> float:
-    code = (
-        f"import resource,sys; sys.path.insert(0, {str(ROOT)!r})\n"
-        "from pathlib import Path\nfrom pipeline.config import Config\nfrom pipeline.run import RunOptions, run\n"
-        "import tempfile\n"
-        f"run(RunOptions(corpus=Path({str(corpus)!r}), config=Config(out_dir=Path(tempfile.mkdtemp()), "
-        f"workers={workers}), use_state=False))\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
-    )
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(res.stdout.strip().splitlines()[-1])
+def _fmt_ratio(r: tuple[float, float, float]) -> str:
+    return f"{r[0]:.3f} / **{r[1]:.3f}** / {r[2]:.3f}"
 
+
+def table(measures: dict[str, Measure], facts: dict[str, Any]) -> list[str]:
+    lines = ["| measure | docs/s (min / median / max) | ms/doc | CPU s | main CPU ms/doc | load |",
+             "|---|---|---:|---:|---:|---|"]
+    for m in measures.values():
+        wall = m.median("wall")
+        main = m.median("main_cpu_per_doc")
+        loads = "–".join(f"{x:.1f}" for x in (min(s.load for s in m.samples), max(s.load for s in m.samples)))
+        lines.append(f"| {m.name} | {_rate(m)} | {wall / m.docs * 1000:.2f} | {m.median('cpu'):.1f} | "
+                     f"{'' if main != main else f'{main:.2f}'} | {loads} |")
+    lines += ["", "| ratio (paired by round) | min / median / max |", "|---|---|"]
+    for label, value in facts["ratios"].items():
+        lines.append(f"| {label} | {_fmt_ratio(value)} |")
+    lines += ["", "| figure | value |", "|---|---|"]
+    for label, value in facts["figures"].items():
+        lines.append(f"| {label} | {value} |")
+    return lines
+
+
+def stats_table(columns: dict[str, dict[str, Any]]) -> list[str]:
+    keys = ("documents", "chars_per_doc", "han_per_doc", "numbers_per_doc", "code_share", "prose_share",
+            "docs_with_code", "tables_per_doc", "claims_per_doc", "flags_per_doc", "traditional_share", "formats")
+    names = list(columns)
+    lines = ["| per document | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for k in keys:
+        cells = []
+        for n in names:
+            v = columns[n].get(k, "")
+            cells.append(", ".join(f"{a} {b}" for a, b in v.items()) if isinstance(v, dict) else str(v))
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def write_readme(lines: list[str]) -> None:
+    text = README.read_text(encoding="utf-8")
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    README.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
+
+
+# ---------------------------------------------------------------- main
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--docs", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--memory-sizes", default="", help="comma-separated corpus sizes for the memory check")
-    ap.add_argument("--stages", action="store_true", help="also time each stage (ms per document)")
+    ap.add_argument("--docs", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts for the local engine")
+    ap.add_argument("--dask", action="store_true", help="also run on a Dask LocalCluster with two workers")
+    ap.add_argument("--startup", type=int, default=3, help="start-up runs (child processes); 0 skips them")
+    ap.add_argument("--memory-sizes", default="", help="comma-separated corpus sizes for the peak RSS check")
+    ap.add_argument("--stages", action="store_true", help="also time each stage (ms per document, one worker)")
+    ap.add_argument("--readme", action="store_true", help="rewrite the table in bench/README.md")
+    ap.add_argument("--work", type=Path, default=None, help="folder for corpora and outputs (default: a temp folder)")
     args = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="gpu-factcheck-bench-"))
-    t0 = time.perf_counter()
-    import pipeline.cli  # noqa: F401  - what `python -m pipeline` imports before the first document
-    chars = build_corpus(args.docs, work / "corpus")
-    texts = [p.read_text(encoding="utf-8") for p in sorted((work / "corpus").glob("*.txt"))]
-    _ = t0
-    jieba_s = bare_jieba(texts)
-    full_s, first_s, code = pipeline_run(work / "corpus", work / "reports", args.workers, full=True)
-    again_s, _first, _code = pipeline_run(work / "corpus", work / "reports", args.workers, full=False)
-    rows = {
-        "machine": f"{sys.platform}, {__import__('os').cpu_count()} cores, Python {sys.version.split()[0]}",
-        "documents": args.docs, "characters": chars, "workers": args.workers,
-        "bare_jieba_docs_per_s": round(args.docs / jieba_s, 1),
-        "bare_jieba_chars_per_s": round(chars / jieba_s),
-        "pipeline_docs_per_s": round(args.docs / full_s, 1),
-        "pipeline_chars_per_s": round(chars / full_s),
-        "ratio_pipeline_to_jieba": round(jieba_s / full_s, 3),
-        "startup_to_first_document_s": round(first_s, 2),
-        "incremental_rerun_s": round(again_s, 2),
-        "incremental_share_of_full": round(again_s / full_s, 4),
-        "peak_rss_mb": round(peak_rss_mb(), 1),
-        "great_expectations_import_s": round(import_seconds("great_expectations"), 2),
-        "exit_code": code,
+    work = args.work or Path(tempfile.mkdtemp(prefix="gpu-factcheck-bench-"))
+    # the pipeline's caches (reference validation, jieba's dictionary) of this benchmark alone: other checkouts on
+    # the machine share ~/.cache and would make the measured runs validate again
+    cache = work / "cache"
+    os.environ["XDG_CACHE_HOME"] = str(cache)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    print(f"work folder {work}; load {load():.2f}", flush=True)
+
+    real = {f"{p.parent.name}": corpus_stats(p) for p in real_folders()}
+    profile = Profile.of(pooled(list(real.values()))) if real else Profile()
+    corpus = work / "corpus"
+    shutil.rmtree(corpus, ignore_errors=True)
+    chars = build_corpus(args.docs, corpus, profile=profile)
+
+    from pipeline.config import Config
+    from pipeline.ingest import read_document, walk
+    from pipeline.reference import load_reference
+    from pipeline.segment import get_segmenter, prose_pieces
+
+    # warm: the first run imports everything (great-expectations among them) and builds the caches
+    warm = pipeline_sample(corpus, work / "warm", workers=1)
+    print(f"warm-up run: {args.docs / warm.wall:.1f} docs/s, first document after {warm.first_doc:.2f}s", flush=True)
+    claims = [json.loads(line) for line in (work / "warm" / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+    synthetic = corpus_stats(corpus, claims)
+    columns = {**real, **({"dev + dev_real": pooled(list(real.values()))} if len(real) > 1 else {}),
+               "benchmark corpus": synthetic}
+    for line in stats_table(columns):
+        print(line)
+
+    ref = load_reference(Config().reference_dir)
+    seg = get_segmenter(ref)
+    import jieba
+
+    paths = walk(corpus).articles
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    pieces = [piece for p in paths for piece in prose_pieces(read_document(p, corpus), Config().window_chars)]
+    prose_chars = sum(len(p) - p.count(" ") - p.count("\n") for p in pieces)  # the analysed text, blanks out
+    cut = _drain(jieba.cut)
+
+    worker_counts = [int(w) for w in args.workers.split(",") if w.strip()]
+    measures: dict[str, Measure] = {
+        "bare": Measure("bare jieba, raw text", args.docs),
+        "prose": Measure("jieba on the pipeline's prose", args.docs),
+        "floor": Measure("spaCy + jieba on that prose (floor)", args.docs),
+        **{f"w{w}": Measure(f"full pipeline, --workers {w}", args.docs) for w in worker_counts},
     }
-    for size in [int(s) for s in args.memory_sizes.split(",") if s.strip()]:
-        build_corpus(size, work / f"corpus{size}")
-        rows[f"peak_rss_mb_{size}_docs"] = round(child_peak(work / f"corpus{size}", args.workers), 1)
-    width = max(len(k) for k in rows)
-    for k, v in rows.items():
-        print(f"{k:<{width}}  {v}")
-    print(json.dumps(rows, ensure_ascii=False))
+    runs: dict[str, Callable[[], Sample]] = {
+        "bare": lambda: segment_floor(texts, cut),
+        "prose": lambda: segment_floor(pieces, cut),
+        "floor": lambda: segment_floor(pieces, seg.nlp.make_doc),
+        **{f"w{w}": functools.partial(pipeline_sample, corpus, work / f"out-w{w}", workers=w)
+           for w in worker_counts},
+    }
+    cluster = client = None
+    if args.dask:
+        import psutil
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+        pids = list(client.run(os.getpid).values())
+
+        def dask_workers_cpu() -> float:  # the scheduler runs in this process: its CPU is in process_time
+            return sum(sum(psutil.Process(p).cpu_times()[:2]) for p in pids)
+
+        pipeline_sample(corpus, work / "warm-dask", workers=1, engine="dask", scheduler=cluster.scheduler_address)
+        measures["dask"] = Measure("full pipeline, Dask LocalCluster, 2 workers", args.docs)
+        runs["dask"] = functools.partial(pipeline_sample, corpus, work / "out-dask", workers=1, engine="dask",
+                                         scheduler=cluster.scheduler_address, extra_cpu=dask_workers_cpu)
+    order = list(runs)
+    for r in range(args.rounds):
+        for key in order[r % len(order):] + order[:r % len(order)]:  # each round starts one measure later
+            sample = runs[key]()
+            measures[key].samples.append(sample)
+            print(f"round {r + 1}: {measures[key].name}: {args.docs / sample.wall:.1f} docs/s, wall "
+                  f"{sample.wall:.2f}s, CPU {sample.cpu:.2f}s, load {sample.load:.2f}"
+                  + (f", main CPU {sample.main_cpu_per_doc:.2f} ms/doc" if sample.main_cpu_per_doc else ""),
+                  flush=True)
+    if client is not None:
+        client.close()
+        cluster.close()
+
+    one = measures.get("w1")
+    ratios: dict[str, tuple[float, float, float]] = {}
+    if one:
+        ratios["pipeline / floor (spaCy + jieba on the prose), --workers 1"] = _ratio(one, measures["floor"])
+        ratios["pipeline / jieba on the prose, --workers 1"] = _ratio(one, measures["prose"])
+        ratios["pipeline / bare jieba on the raw text, --workers 1"] = _ratio(one, measures["bare"])
+        for w in worker_counts:
+            if w != 1:
+                ratios[f"--workers {w} / --workers 1"] = _ratio(measures[f"w{w}"], one)
+        if "dask" in measures:
+            ratios["Dask, 2 workers / local --workers 1"] = _ratio(measures["dask"], one)
+    figures: dict[str, Any] = {
+        "documents / characters / prose characters (without blanks)": f"{args.docs:,} / {chars:,} / {prose_chars:,}",
+        "machine": f"{sys.platform}, {os.cpu_count()} cores, Python {sys.version.split()[0]}",
+    }
+    if args.startup:
+        small = work / "corpus-startup"
+        shutil.rmtree(small, ignore_errors=True)
+        build_corpus(50, small, seed=11, profile=profile)
+        cold_env = {**env, "XDG_CACHE_HOME": str(work / "cache-cold")}
+        shutil.rmtree(work / "cache-cold", ignore_errors=True)
+        cold = startup(small, work / "out-startup", ["--no-state", "--workers", "1"], cold_env)
+        for label, extra in (("--workers 1", ["--workers", "1"]), ("default --workers (all cores)", [])):
+            times = sorted(startup(small, work / "out-startup", ["--no-state", *extra], env)
+                           for _ in range(args.startup))
+            figures[f"start-up to the first document, {label} (median of {len(times)})"] = \
+                f"**{statistics.median(times):.2f} s** ({' / '.join(f'{t:.2f}' for t in times)}; load {load():.1f})"
+        figures["start-up with no caches at all (first run on a machine), --workers 1"] = f"{cold:.2f} s"
+        figures["`import great_expectations` in a fresh interpreter"] = \
+            f"{import_seconds('great_expectations', env):.2f} s"
+    sizes = [int(s) for s in args.memory_sizes.split(",") if s.strip()]
+    peaks = {}
+    for size in sizes:
+        folder = work / f"corpus{size}"
+        shutil.rmtree(folder, ignore_errors=True)
+        build_corpus(size, folder, seed=size, profile=profile)
+        peaks[size] = peak_rss(folder, work / f"out{size}", env)
+        figures[f"peak RSS, {size:,} documents (one worker, with state)"] = \
+            f"{peaks[size][0]:.1f} MB ({size / peaks[size][1]:.1f} docs/s; load {load():.1f})"
+    if len(peaks) >= 2:
+        lo, hi = min(peaks), max(peaks)
+        figures[f"peak RSS, {hi:,} vs {lo:,} documents"] = f"{(peaks[hi][0] / peaks[lo][0] - 1) * 100:+.1f} %"
+    facts = {"ratios": ratios, "figures": figures}
+    lines = [f"Command: `python bench/run.py {' '.join(sys.argv[1:])}` ({time.strftime('%Y-%m-%d %H:%M')}).", "",
+             *table(measures, facts), "", "Corpus statistics (means per document; shares of characters):", "",
+             *stats_table(columns)]
     if args.stages:
-        if args.workers > 1:
-            print("--stages times the stages in this process: run it with --workers 1")
-            return
-        stages = stage_times(work / "corpus", work / "reports-stages", args.workers)
-        width = max(len(k) for k in stages)
-        print(f"\n{'stage':<{width}}  ms/document")
-        for k, v in stages.items():
-            print(f"{k:<{width}}  {v}")
-        print(json.dumps(stages, ensure_ascii=False))
+        stages = stage_times(corpus, work / "out-stages")
+        lines += ["", "| stage, --workers 1 | ms/document |", "|---|---:|",
+                  *(f"| {k} | {v} |" for k, v in stages.items())]
+    print("\n" + "\n".join(lines))
+    print(json.dumps({"measures": {k: [s.__dict__ for s in m.samples] for k, m in measures.items()},
+                      "ratios": ratios, "figures": figures, "corpus": {k: {a: b for a, b in v.items() if a != "lengths"}
+                                                                       for k, v in columns.items()}},
+                     ensure_ascii=False))
+    if args.readme:
+        write_readme(lines)
 
 
 if __name__ == "__main__":

@@ -88,12 +88,7 @@ class Segmenter:
             yield sdoc
 
     def segment(self, doc: Document, *, with_tokens: bool = False, max_chars: int = 2000) -> Segmented:
-        norm = normalize(doc.text)
-        regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
-                         key=lambda r: r[0]) if doc.blocks else [(0, len(norm), BlockKind.PROSE)]
-        if doc.format is Format.MD:  # **20000** 个: emphasis marks are not text (blanked, so offsets stay)
-            norm = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), norm)
-        masked = _mask(norm, regions)
+        norm, regions, masked = _analysed_text(doc)
         starts = [r[0] for r in regions]
         sentences: list[Sentence] = []
         mentions: list[Mention] = []
@@ -119,6 +114,22 @@ class Segmenter:
                 sentences.append(Sentence(len(sentences), start + s, start + e, doc.text[start + s:start + e],
                                           kind, tokens))
         return Segmented(norm, tuple(sentences), tuple(mentions))
+
+
+def _analysed_text(doc: Document) -> tuple[str, list[tuple[int, int, BlockKind]], str]:
+    """The normalised text, the analysed regions (start, end, kind) and the text with everything else blanked."""
+    norm = normalize(doc.text)
+    regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
+                     key=lambda r: r[0]) if doc.blocks else [(0, len(norm), BlockKind.PROSE)]
+    if doc.format is Format.MD:  # **20000** 个: emphasis marks are not text (blanked, so offsets stay)
+        norm = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), norm)
+    return norm, regions, _mask(norm, regions)
+
+
+def prose_pieces(doc: Document, max_chars: int = 2000) -> list[str]:
+    """The texts ``Segmenter.segment`` hands to spaCy for ``doc`` (what the benchmark's floors segment)."""
+    masked = _analysed_text(doc)[2]
+    return [masked[start:end] for start, end in _windows(masked, max_chars)]
 
 
 def _mask(text: str, regions: list[tuple[int, int, BlockKind]]) -> str:
