@@ -1,8 +1,11 @@
 """SQLite state beside the pipeline: what each document produced, the runs, and editors' review decisions.
 
-One file (``<out>/state.sqlite``), WAL mode, one transaction per document save, so a run killed half-way
-keeps every document it finished. ``Store.lock`` keeps two runs off the same state. Decisions, their history and
-assignments are ``ReviewMixin``'s part (``store_review.py``), journaled beside the state (``journal.py``).
+One file (``<out>/state.sqlite``), WAL mode. A run saves its documents in batches, one transaction each
+(``save_prepared``): a run killed half-way keeps every batch it committed, and the documents of the batch it was
+filling are simply processed again by the next run; nothing committed is ever lost, and decisions are never touched
+by a save except to follow a renamed article's claims. ``Store.lock`` keeps two runs off the same state.
+Decisions, their history and assignments are ``ReviewMixin``'s part (``store_review.py``), journaled beside the
+state (``journal.py``).
 
 >>> with Store(Path("reports/state.sqlite")) as store, store.lock(timeout=10):  # doctest: +SKIP
 ...     run = store.begin_run("ref-2024.06", "0.1.0")
@@ -13,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +43,8 @@ from .store_review import ReviewMixin
 
 __all__ = [
     "DECISION_STATUSES", "DEFAULT_STATE", "MIGRATIONS", "RAISED_STATUSES", "REVIEW_STATUSES", "SCHEMA_VERSION",
-    "Decision", "ReviewStatus", "Run", "Store", "StoredDocument", "decision_applies", "status_of", "utc_now",
+    "Decision", "PreparedResult", "ReviewStatus", "Run", "Store", "StoredDocument", "decision_applies",
+    "prepare_result", "status_of", "utc_now",
 ]
 
 log = logging.getLogger("pipeline")
@@ -78,6 +82,37 @@ class Run:
 def _claim_json(claim: Claim) -> str:
     # contract fields win over a stray extra key of the same name
     return json.dumps({**claim.extra, **claim.to_dict()}, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class PreparedResult:
+    """One document's result as the state keeps it, already serialised (made where the document is analysed)."""
+
+    doc_id: str
+    path: str
+    sha256: str
+    pipeline_version: str
+    summary: str  # the documents.result JSON
+    claims: tuple[tuple[str, str], ...]  # (claim_id, claims.data JSON), in order
+
+
+def prepare_result(result: DocumentResult, pipeline_version: str) -> PreparedResult:
+    """What ``Store.save_prepared`` writes for ``result``.
+
+    Raises:
+        ValueError: a claim has no claim_id, or two claims share one.
+    """
+    ids = [c.claim_id for c in result.claims]
+    if not all(ids) or len(set(ids)) != len(ids):
+        raise ValueError(f"{result.doc_id}: every claim needs a unique claim_id before it is stored")
+    summary: dict[str, Any] = {"status": result.status.value, "message": result.message,
+                               "title": result.title, "mentions": result.mentions,
+                               "format": result.format}
+    if result.text is not None:
+        summary["text"] = result.text
+    return PreparedResult(result.doc_id, result.path, result.sha256, pipeline_version,
+                          json.dumps(summary, ensure_ascii=False),
+                          tuple((c.claim_id, _claim_json(c)) for c in result.claims))
 
 
 class Store(ReviewMixin):
@@ -233,32 +268,35 @@ class Store(ReviewMixin):
         Raises:
             ValueError: a claim has no claim_id, or two claims share one.
         """
-        ids = [c.claim_id for c in result.claims]
-        if not all(ids) or len(set(ids)) != len(ids):
-            raise ValueError(f"{result.doc_id}: every claim needs a unique claim_id before it is stored")
-        summary: dict[str, Any] = {"status": result.status.value, "message": result.message,
-                                   "title": result.title, "mentions": result.mentions,
-                                   "format": result.format}
-        if result.text is not None:
-            summary["text"] = result.text
+        return self.save_prepared(run_id, [prepare_result(result, pipeline_version)], reference_version)
+
+    def save_prepared(self, run_id: int, results: Sequence[PreparedResult],
+                      reference_version: str) -> dict[str, Decision]:
+        """``save_result`` for a batch of documents, in one transaction and in order: each document takes over
+        the decisions of gone claims exactly as if it had been saved alone, after the ones before it."""
         now = utc_now()
+        adopted: dict[str, Decision] = {}
         with self._write() as conn:
-            conn.execute(
-                """INSERT INTO documents (doc_id, path, sha256, first_seen, last_seen, last_processed,
-                                          last_run, reference_version, pipeline_version, deleted, result)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-                   ON CONFLICT (doc_id) DO UPDATE SET
-                     path = excluded.path, sha256 = excluded.sha256, last_seen = excluded.last_seen,
-                     last_processed = excluded.last_processed, last_run = excluded.last_run,
-                     reference_version = excluded.reference_version,
-                     pipeline_version = excluded.pipeline_version, deleted = 0, result = excluded.result""",
-                (result.doc_id, result.path, result.sha256, now, now, now, run_id, reference_version,
-                 pipeline_version, json.dumps(summary, ensure_ascii=False)))
-            conn.execute("DELETE FROM claims WHERE doc_id = ?", (result.doc_id,))
-            conn.executemany("INSERT INTO claims (doc_id, claim_id, position, data) VALUES (?, ?, ?, ?)",
-                             [(result.doc_id, c.claim_id, i, _claim_json(c))
-                              for i, c in enumerate(result.claims)])
-            return self._adopt(conn, result.claims)
+            # no decision with a sentence: nothing can be taken over (and no save here makes one), so skip looking
+            decided = conn.execute("SELECT 1 FROM decisions WHERE sentence != '' LIMIT 1").fetchone() is not None
+            for p in results:
+                conn.execute(
+                    """INSERT INTO documents (doc_id, path, sha256, first_seen, last_seen, last_processed,
+                                              last_run, reference_version, pipeline_version, deleted, result)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+                       ON CONFLICT (doc_id) DO UPDATE SET
+                         path = excluded.path, sha256 = excluded.sha256, last_seen = excluded.last_seen,
+                         last_processed = excluded.last_processed, last_run = excluded.last_run,
+                         reference_version = excluded.reference_version,
+                         pipeline_version = excluded.pipeline_version, deleted = 0, result = excluded.result""",
+                    (p.doc_id, p.path, p.sha256, now, now, now, run_id, reference_version, p.pipeline_version,
+                     p.summary))
+                conn.execute("DELETE FROM claims WHERE doc_id = ?", (p.doc_id,))
+                conn.executemany("INSERT INTO claims (doc_id, claim_id, position, data) VALUES (?, ?, ?, ?)",
+                                 [(p.doc_id, cid, i, data) for i, (cid, data) in enumerate(p.claims)])
+                if decided and p.claims:
+                    adopted.update(self._adopt(conn, [claim_from_dict(json.loads(d)) for _, d in p.claims]))
+        return adopted
 
     def load_result(self, doc_id: str) -> DocumentResult | None:
         with self._read() as conn:
