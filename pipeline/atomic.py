@@ -100,11 +100,15 @@ class AtomicJsonlWriter:
 
     def write(self, obj: dict[str, Any]) -> str:
         """Write one object as a line; returns the line (without its newline)."""
+        line = json.dumps(obj, ensure_ascii=False)
+        self.write_lines(line + "\n")
+        return line
+
+    def write_lines(self, text: str) -> None:
+        """Write lines encoded elsewhere (each a JSON object ending in a newline), e.g. by a worker process."""
         if self._fh is None:
             raise RuntimeError("AtomicJsonlWriter.write() called outside its `with` block")
-        line = json.dumps(obj, ensure_ascii=False)
-        self._fh.write(line + "\n")
-        return line
+        self._fh.write(text)
 
     def __exit__(
         self,
@@ -145,3 +149,49 @@ def atomic_open(path: Path, encoding: str = "utf-8") -> Iterator[IO[str]]:
     except BaseException:
         _discard(tmp)
         raise
+
+
+class AtomicTextFile:
+    """A text file written piece by piece that replaces ``path`` only when ``commit`` is called inside the
+    ``with`` block; otherwise (or on an exception) it is discarded and ``path`` is left as it was."""
+
+    def __init__(self, path: Path, encoding: str = "utf-8") -> None:
+        self.path = Path(path)
+        self.encoding = encoding
+        self._tmp: Path | None = None
+        self._fh: IO[str] | None = None
+        self.committed = False
+
+    def __enter__(self) -> AtomicTextFile:
+        fd, self._tmp = _open_temp(self.path)
+        self._fh = os.fdopen(fd, "w", encoding=self.encoding, newline="")
+        return self
+
+    def write(self, text: str) -> None:
+        if self._fh is None:
+            raise RuntimeError("AtomicTextFile.write() called outside its `with` block")
+        self._fh.write(text)
+
+    def commit(self) -> None:
+        """Put the file in place (no fsync: like ``atomic_open``)."""
+        fh, tmp = self._fh, self._tmp
+        if fh is None or tmp is None:
+            raise RuntimeError("AtomicTextFile.commit() called outside its `with` block")
+        self._fh = self._tmp = None
+        try:
+            fh.close()
+            _commit(tmp, self.path, durable=False)
+        except BaseException:
+            _discard(tmp)
+            raise
+        self.committed = True
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        fh, tmp = self._fh, self._tmp
+        self._fh = self._tmp = None
+        if fh is not None:
+            with contextlib.suppress(OSError):
+                fh.close()
+        if tmp is not None:
+            _discard(tmp)

@@ -1,9 +1,12 @@
 """Where documents are analysed: in this process, in a local process pool, or on a Dask cluster.
 
-Every engine yields one ``DocumentResult`` per ``(path, corpus)`` task, in task order, made with the run's own
-reference tables and under the per-document time limit, and never raises for one document. Pool workers exit
-when the main process dies; a Dask worker, even one restarted mid-run, loads the tables from the copy that
-travels with the tasks (``ReferenceCopy``, keyed by its fingerprint), never from its own disk.
+Every engine yields one ``DocumentOutput`` per ``(path, corpus, last fingerprint)`` task, in task order: the
+document analysed with the run's own reference tables under the per-document time limit (a failure is an
+``error`` result, never an exception), and its share of the outputs made and its reports written right there
+(``document_outputs.render``), so the main process only merges. Pool workers exit when the main process dies; a
+Dask worker, even one restarted mid-run, loads the tables from the copy that travels with the tasks
+(``ReferenceCopy``, keyed by its fingerprint), never from its own disk. On a cluster, the corpus and ``--out`` must
+be the same folders for the workers as for the client (the workers read the articles and write the reports).
 """
 
 from __future__ import annotations
@@ -27,13 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
+from .document_outputs import DocumentOutput, RunContext, render
 from .errors import ReferenceTableError, UsageError
 from .records import DocumentResult, Status
 from .reference import Reference, load_reference
 
 log = logging.getLogger("pipeline")
 
-Task = tuple[str, str]  # (path, corpus)
+Task = tuple[str, str, str | None]  # (path, corpus, its report's fingerprint in the last complete run)
 
 
 # ---------------------------------------------------------------- one document, under the time limit
@@ -42,7 +46,12 @@ class _Overtime(BaseException):
     """Raised into the analysis when its time is up; a BaseException, so no ``except Exception`` swallows it."""
 
 
-def analyse_file(task: Task, ref: Reference, config: Config) -> DocumentResult:
+def process_file(task: Task, ref: Reference, config: Config, ctx: RunContext) -> DocumentOutput:
+    """Analyse one file (``analyse_file``) and make its outputs."""
+    return render(analyse_file(task, ref, config), ref, ctx, fresh=True, old_fingerprint=task[2])
+
+
+def analyse_file(task: tuple[str, str] | Task, ref: Reference, config: Config) -> DocumentResult:
     """Read and analyse one file within ``config.max_seconds``; any failure becomes an ``error`` result."""
     from .api import process_path
 
@@ -141,15 +150,20 @@ def _thread_limit(seconds: float) -> Iterator[None]:
 _WORKER: dict[str, Any] = {}
 
 
-def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int) -> Iterator[DocumentResult]:
-    """The results in task order, from this process or from a pool of ``workers`` processes."""
+def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int,
+              ctx: RunContext) -> Iterator[DocumentOutput]:
+    """The outputs in task order, from this process or from a pool of ``workers`` processes."""
     if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
         for t in tasks:
-            yield analyse_file(t, ref, config)
+            yield process_file(t, ref, config, ctx)
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(ref, config))
+    if multiprocessing.get_start_method() == "fork":  # built once here, inherited by every worker
+        from .segment import get_segmenter
+
+        get_segmenter(ref)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(ref, config, ctx))
     finished = False
     try:
         yield from pool.map(_pool_task, tasks, chunksize=max(1, min(32, len(tasks) // (workers * 4) or 1)))
@@ -158,13 +172,13 @@ def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int) -
         pool.shutdown(wait=finished, cancel_futures=not finished)
 
 
-def _init_worker(ref: Reference, config: Config) -> None:
+def _init_worker(ref: Reference, config: Config, ctx: RunContext) -> None:
     exit_with_parent()
-    _WORKER.update(ref=ref, config=config)
+    _WORKER.update(ref=ref, config=config, ctx=ctx)
 
 
-def _pool_task(task: Task) -> DocumentResult:
-    return analyse_file(task, _WORKER["ref"], _WORKER["config"])
+def _pool_task(task: Task) -> DocumentOutput:
+    return process_file(task, _WORKER["ref"], _WORKER["config"], _WORKER["ctx"])
 
 
 def exit_with_parent() -> None:
@@ -237,13 +251,15 @@ def reference_from_copy(copy: ReferenceCopy) -> Reference:
     return ref
 
 
-def _dask_task(task: Task, copy: ReferenceCopy, config: Config) -> DocumentResult:
+def _dask_task(tasks: list[Task], copy: ReferenceCopy, config: Config,
+               ctx: RunContext) -> list[DocumentOutput | DocumentResult]:
     try:
         ref = reference_from_copy(copy)
-    except (OSError, ReferenceTableError) as e:
-        path, root = Path(task[0]), Path(task[1])
-        return _failed(path, root, f"the Dask worker could not load the run's reference tables: {e}")
-    return analyse_file(task, ref, replace(config, reference_dir=Path(ref.directory)))
+    except (OSError, ReferenceTableError) as e:  # the client makes these failures' outputs, with its tables
+        return [_failed(Path(t[0]), Path(t[1]), f"the Dask worker could not load the run's reference tables: {e}")
+                for t in tasks]
+    config = replace(config, reference_dir=Path(ref.directory))
+    return [process_file(t, ref, config, ctx) for t in tasks]
 
 
 def _same(value: Any) -> Any:
@@ -268,17 +284,31 @@ def check_dask(scheduler: str) -> None:
     dask_client(scheduler, "5s").close()
 
 
-def dask_map(tasks: list[Task], ref: Reference, config: Config, scheduler: str) -> Iterator[DocumentResult]:
-    """The results in task order from a Dask cluster.
+def dask_map(tasks: list[Task], ref: Reference, config: Config, scheduler: str,
+             ctx: RunContext) -> Iterator[DocumentOutput | DocumentResult]:
+    """The outputs in task order from a Dask cluster, a few documents per Dask task (each task costs the
+    scheduler about a millisecond); a bare ``DocumentResult`` for a document whose worker could not load the
+    run's tables (the caller makes its outputs).
 
-    The tables go to the cluster once, as the result of a task of their own: a worker that restarts loses it
-    and the scheduler computes it again from the task, so no worker ever falls back to other tables.
+    The tables and the run's context go to the cluster once, each as the result of a task of its own: a worker
+    that restarts loses them and the scheduler computes them again from the task, so no worker ever falls back to
+    other tables.
     """
     client = dask_client(scheduler, "10s")
     try:
+        stamp = f"{os.getpid()}-{time.time_ns()}"
         copy = client.submit(_same, ReferenceCopy.of(ref), pure=False,
-                             key=f"gpu-factcheck-reference-{ref.fingerprint[:16]}-{os.getpid()}-{time.time_ns()}")
-        for future in client.map(_dask_task, tasks, copy=copy, config=config, pure=False):
-            yield future.result()
+                             key=f"gpu-factcheck-reference-{ref.fingerprint[:16]}-{stamp}")
+        context = client.submit(_same, ctx, pure=False, key=f"gpu-factcheck-context-{stamp}")
+        size = _chunk_size(len(tasks), sum(client.nthreads().values()) or 1)
+        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        for future in client.map(_dask_task, chunks, copy=copy, config=config, ctx=context, pure=False):
+            yield from future.result()
     finally:
         client.close()
+
+
+def _chunk_size(documents: int, threads: int) -> int:
+    """Documents per Dask task: enough to make the scheduler's cost small, few enough that every thread gets
+    several tasks (and a restarted worker redoes little)."""
+    return max(1, min(16, documents // (threads * 8) or 1))

@@ -1,6 +1,6 @@
-"""The run's outputs, written as documents stream through: claims.jsonl, documents.jsonl, claimreview.jsonl,
-per-document reports (once their claims have passed the claims suite), claims.csv, index.html and summary.md;
-and what decides that nothing needs rewriting.
+"""The run's outputs, written as documents stream through: claims.jsonl, documents.jsonl, claimreview.jsonl and
+claims.csv appended from each document's outputs (made, and its reports written, where it was analysed: see
+``document_outputs``), then index.html and summary.md; and what decides that nothing needs rewriting.
 
 They are published in an order that a crash at any point cannot make lie: first the data files (the three JSONL
 tables, the reports, claims.csv), then index.html and summary.md, then the reports of articles that are gone are
@@ -22,10 +22,11 @@ from typing import Any
 
 from . import __version__
 from .config import Config
-from .decisions import attach_reviews
+from .document_outputs import CSV_COLUMNS, DocumentOutput, RunContext
 from .ingest import OUTPUT_MARKER
-from .records import DocumentResult, Status
+from .records import CONTRACT_FIELDS, Status
 from .reference import Reference
+from .report.tables import csv_header
 
 log = logging.getLogger("pipeline")
 
@@ -35,15 +36,19 @@ def now() -> str:
 
 
 class Outputs:
-    """Streams results into claims.jsonl, documents.jsonl, claimreview.jsonl and per-document reports."""
+    """Appends each document's outputs (``document_outputs.DocumentOutput``, made where it was analysed) to
+    claims.jsonl, documents.jsonl, claimreview.jsonl and claims.csv, in the run's order, and hands its claims to
+    the claims suite; keeps one slim index line per document."""
 
     def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path) -> None:
-        from .atomic import AtomicJsonlWriter
+        from .atomic import AtomicJsonlWriter, AtomicTextFile
         from .validation import ClaimsValidator
 
         self.out, self.ref, self.config, self.corpus = out, ref, config, corpus
         self.validator = ClaimsValidator()
         self.writers = [AtomicJsonlWriter(out / n) for n in ("claims.jsonl", "documents.jsonl", "claimreview.jsonl")]
+        self.csv = AtomicTextFile(out / "claims.csv")  # put in place by finish_tables, after the JSONL tables
+        self.csv_rows = 0
         self.index_path = out / MARKER
         try:
             old = json.loads(self.index_path.read_text(encoding="utf-8"))
@@ -51,7 +56,6 @@ class Outputs:
             old = {}
         self.old_index: dict[str, str] = old if isinstance(old, dict) else {}
         self.index: dict[str, str] = {}
-        self.pending: list[DocumentResult] = []
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
         self.claims = self.skipped = self.errors = self.flagged_new = 0
@@ -63,59 +67,43 @@ class Outputs:
     def __enter__(self) -> Outputs:
         for w in self.writers:
             w.__enter__()
+        self.csv.__enter__()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         for w in reversed(self.writers):
             w.__exit__(*exc)
-        if exc[0] is None:
-            self._flush_reports()
+        if exc[0] is not None:
+            self.csv.__exit__(*exc)
 
-    def add(self, result: DocumentResult, *, fresh: bool, fail_on: frozenset[str]) -> None:
-        from .report import claimreview_objects, doc_row
+    def context(self, fail_on: frozenset[str], state: bool, failure_version: str) -> RunContext:
+        """What the workers need to make each document's outputs."""
+        return RunContext(self.out, self.corpus, self.config.author, self.config.claimreview_url, self.date,
+                          fail_on, self.decisions, state, failure_version)
 
+    def add(self, o: DocumentOutput) -> None:
         claims_out, docs_out, review_out = self.writers
-        r = attach_reviews(result, self.decisions)
-        # an error or skipped document has no claims whose offsets need its length
-        length = len(r.text) if r.text is not None else len(_source_text(r, self.corpus)) if r.claims else 0
-        self.validator.set_doc_length(r.doc_id, length)
-        docs_out.write(r.to_dict())
-        for c in r.claims:
-            d = c.to_dict()
-            d["review_status"] = c.extra["review"]["status"] if "review" in c.extra else "open"
-            if fresh:
-                self.validator.add(d)
-            self.claims_hash.update(claims_out.write(d).encode())
-            self.verdicts[d["verdict"]] += 1
-            # a flag an editor has decided on (accepted, dismissed, corrected) is never alerted again
-            if fresh and d["verdict"] in fail_on and d["review_status"] == "open":
-                self.flagged_new += 1
-        for obj in claimreview_objects(r, author=self.config.author, date_published=self.date,
-                                       url_template=self.config.claimreview_url, names=self.ref.name):
-            review_out.write(obj)
-        self.claims += len(r.claims)
-        self.contents.append((r.doc_id, r.sha256))
-        self.skipped += r.status is Status.SKIPPED
-        self.errors += r.status is Status.ERROR
-        fp = _report_fingerprint(r, self.ref)
-        self.index[r.doc_id] = fp
-        stale = self.old_index.get(r.doc_id) != fp or not _has_report(r, self.out)
-        if (r.status is Status.OK or r.claims) and stale:
-            self.pending.append(r)
-        if self.validator.pending == 0 or len(self.pending) >= 256:
-            self._flush_reports()
-        self.rows.append(doc_row(r, self.out, linked=bool(r.status is Status.OK or r.claims)))
-
-    def _flush_reports(self) -> None:
-        """Write the reports of documents whose claims have been validated (a batch at a time)."""
-        from .report import write_document_report
-
-        if self.validator.pending:
-            self._check(self.validator.finish())
-        for r in self.pending:
-            write_document_report(r, r.text if r.text is not None else _source_text(r, self.corpus), self.out,
-                                  names=self.ref.name)
-        self.pending = []
+        docs_out.write_lines(o.document_jsonl)
+        if o.claims_jsonl:
+            claims_out.write_lines(o.claims_jsonl)
+            self.claims_hash.update(o.claims_jsonl.replace("\n", "").encode())  # the lines, as one string
+            if not self.csv_rows:
+                self.csv.write(csv_header(CSV_COLUMNS))
+            self.csv.write(o.claims_csv)
+            self.csv_rows += o.claims
+        if o.claimreview_jsonl:
+            review_out.write_lines(o.claimreview_jsonl)
+        if o.checks:
+            self.validator.add_rows(o.checks)
+        for verdict, n in o.verdicts:
+            self.verdicts[verdict] += n  # type: ignore[index]
+        self.flagged_new += o.flagged_new
+        self.claims += o.claims
+        self.contents.append((o.doc_id, o.sha256))
+        self.skipped += o.status is Status.SKIPPED
+        self.errors += o.status is Status.ERROR
+        self.index[o.doc_id] = o.fingerprint
+        self.rows.append(o.row)
 
     @staticmethod
     def _check(problems: Any) -> None:
@@ -123,13 +111,15 @@ class Outputs:
             log.error("claims table failed validation:\n%s", problems.summary())
 
     def finish_tables(self) -> None:
-        """claims.csv (the last data file), rewritten only when the claims changed."""
-        from .report import write_claims_csv
-
+        """The claims suite's last batch; claims.csv (the last data file), put in place only when the claims
+        changed."""
         self._check(self.validator.finish())
         self.index["_claims_sha256"] = digest = self.claims_hash.hexdigest()
+        if not self.csv_rows:
+            self.csv.write(csv_header(CONTRACT_FIELDS))
         if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
-            write_claims_csv(self.out / "claims.jsonl", self.out / "claims.csv")
+            self.csv.commit()
+        self.csv.__exit__(None, None, None)
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
         """index.html and summary.md, once the files they link to are in place."""
@@ -187,28 +177,3 @@ def unchanged_outputs(out: Path, run_key: str) -> dict[str, Any] | None:
     if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in RUN_TABLES):
         return None
     return last
-
-
-def _has_report(r: DocumentResult, out: Path) -> bool:
-    from .report.paths import safe_name
-
-    return (out / f"{safe_name(r.doc_id)}.html").exists()
-
-
-def _report_fingerprint(r: DocumentResult, ref: Reference) -> str:
-    """Changes when anything shown in a document's report changes (content, reference, reviews, version)."""
-    reviews = sorted((c.claim_id, json.dumps(c.extra.get("review"), sort_keys=True)) for c in r.claims
-                     if "review" in c.extra)
-    key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
-                      len(r.claims)])
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def _source_text(result: DocumentResult, root: Path) -> str:
-    if result.text is not None:
-        return result.text
-    try:
-        with open(result.path, encoding="utf-8-sig", newline="") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError):
-        return ""

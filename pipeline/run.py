@@ -15,6 +15,7 @@ from typing import Any
 
 from . import __version__
 from .config import ARTICLE_SUFFIXES, Config
+from .document_outputs import DocumentOutput, RunContext, render
 from .engine import check_dask, dask_map, file_sha256, local_map
 from .errors import LockedError, RunFailed, UsageError, run_failed
 from .outputs import Outputs, now, run_key, unchanged_outputs
@@ -90,9 +91,10 @@ def validate_reference_or_fail(config: Config) -> Reference:
 def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] | None = None) -> RunSummary:
     """Process a corpus and write every output; returns the summary (its exit_code follows the CLI table).
 
-    Documents stream through: each result is saved to the state, written to the run tables and validated, and its
-    report is written once its batch of claims has passed the claims suite; only one index line (counts, no claims,
-    no text) is kept per document, so memory stays nearly flat on large corpora.
+    Documents stream through: each is analysed and its outputs made (its reports written) by a worker; this
+    process saves them to the state in batches, appends them to the run tables and hands their claims to the
+    claims suite; only one index line (counts, no claims, no text) is kept per document, so memory stays nearly
+    flat on large corpora.
 
     Raises:
         FactCheckError: nothing was processed (bad usage, invalid reference, lock held: exit 2).
@@ -160,7 +162,7 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
     plan = [_plan(store, f, doc_id_for(f, corpus), ref, opts) for f in walked.articles]
     plan += [_Item(doc_id_for(f, corpus), f, "refuse") for f in walked.bad_names]
-    todo = [(str(item.path), str(corpus)) for item in plan if item.action == "process"]
+    todo = [item for item in plan if item.action == "process"]
     summary.documents = len(plan)
     summary.carried_over = sum(item.action in ("carry", "recheck") for item in plan)
     if store and not todo and not opts.full and not config.write_segments:
@@ -174,28 +176,26 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
             store.finish_run(run_id, {"documents": summary.documents, "processed": 0,
                                       "claims": summary.claims, **summary.verdicts}, summary.exit_code)
             return
-    engine = (dask_map(todo, ref, config, opts.scheduler or "") if opts.engine == "dask"
-              else local_map(todo, ref, config, config.workers))
     if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
         summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     writer = Outputs(out, ref, config, store, corpus)
-    done = 0
+    ctx = writer.context(opts.fail_on, state=store is not None, failure_version=_failure_version(config))
+    tasks = [(str(i.path), str(corpus), writer.old_index.get(i.doc_id)) for i in plan if i.action == "process"]
+    engine = (dask_map(tasks, ref, config, opts.scheduler or "", ctx) if opts.engine == "dask"
+              else local_map(tasks, ref, config, config.workers, ctx))
+    merge = _Merge(writer, store, run_id, ref, ctx, progress, len(tasks))
     with contextlib.closing(engine), writer:
         for item in plan:
-            fresh = item.action in ("process", "recheck")
+            old = writer.old_index.get(item.doc_id)
             if item.action == "process":
-                result = next(engine)
-                if store:
-                    writer.decisions.update(store.save_result(run_id, result, ref.fingerprint,
-                                                              _version_of(result, config)))
-                done += 1
-                if progress:
-                    progress(done, len(todo), result)
+                merge.processed(next(engine), old)
             elif item.action == "refuse":
-                result = _refused(item)
+                merge.other(render(_refused(item), ref, ctx, fresh=False, old_fingerprint=old))
             else:
-                result = _carried(store, item, ref, config, corpus)
-            writer.add(result, fresh=fresh, fail_on=opts.fail_on)
+                result = _carried(store, item, ref, config, corpus, before_save=merge.flush)
+                merge.other(render(result, ref, ctx, fresh=item.action == "recheck", old_fingerprint=old,
+                                   save=False))
+        merge.flush()
     if store:
         store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action in ("carry", "recheck")])
     if config.write_segments:
@@ -336,14 +336,17 @@ def _refused(item: _Item) -> DocumentResult:
                           "\\xNN); rename the file and run again")
 
 
-def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Path) -> DocumentResult:
-    """The stored result; with new reference tables its claims are re-checked without re-segmenting."""
+def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Path,
+             before_save: Callable[[], None] = lambda: None) -> DocumentResult:
+    """The stored result; with new reference tables its claims are re-checked without re-segmenting.
+    ``before_save`` runs before the state is written to (the documents before this one are saved first)."""
     from .check import CheckContext, check_claims, note_inconsistencies
     from .engine import analyse_file
 
     previous: DocumentResult | None = store.load_result(item.doc_id)
     if previous is None:  # the state lost it: analyse the file again
         result = analyse_file((str(item.path), str(corpus)), ref, config)
+        before_save()
         store.save_result(0, result, ref.fingerprint, _version_of(result, config))
         return result
     if item.action != "recheck":
@@ -353,8 +356,76 @@ def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Pa
     code = [c for c in previous.claims if c.attribute == "code"]
     checked = note_inconsistencies(check_claims(spec, ref, CheckContext(named=named), config.tolerance))
     result = replace(previous, claims=tuple(sorted(checked + code, key=lambda c: (c.start, c.end, c.attribute))))
+    before_save()
     store.save_result(0, result, ref.fingerprint, __version__)
     return result
+
+
+STATE_BATCH = 64  # documents saved in one transaction ...
+STATE_BATCH_SECONDS = 2.0  # ... or fewer, when the batch's first document came in this long ago
+
+
+class _Merge:
+    """Appends the documents' outputs in the plan's order. Processed documents are saved to the state in batches
+    (``Store.save_prepared``), and their outputs wait for their batch: a decision a document took over (after a
+    rename) is in its outputs, and no output runs ahead of the state. A run killed before a batch is committed
+    loses nothing but the work on that batch's documents: the next run processes them again."""
+
+    def __init__(self, writer: Outputs, store: Any, run_id: int, ref: Reference, ctx: RunContext,
+                 progress: Callable[[int, int, DocumentResult], None] | None, total: int) -> None:
+        self.writer, self.store, self.run_id, self.ref, self.ctx = writer, store, run_id, ref, ctx
+        self.progress, self.total, self.done = progress, total, 0
+        self.queue: list[tuple[DocumentOutput, bool]] = []  # (outputs, processed in this run)
+        self.batch: list[Any] = []
+        self.since = 0.0
+
+    def processed(self, o: DocumentOutput | DocumentResult, old: str | None) -> None:
+        if isinstance(o, DocumentResult):  # the engine could not make its outputs
+            o = render(o, self.ref, self.ctx, fresh=True, old_fingerprint=old)
+        if self.store is None:
+            self._emit(o, True)
+            return
+        if not self.batch:
+            self.since = time.monotonic()
+        self.batch.append(o.state)
+        self.queue.append((o, True))
+        if len(self.batch) >= STATE_BATCH or time.monotonic() - self.since >= STATE_BATCH_SECONDS:
+            self.flush()
+
+    def other(self, o: DocumentOutput) -> None:
+        if self.queue:
+            self.queue.append((o, False))
+        else:
+            self._emit(o, False)
+
+    def flush(self) -> None:
+        """Commit the batch, then append the outputs waiting for it."""
+        if self.batch:
+            adopted = self.store.save_prepared(self.run_id, self.batch, self.ref.fingerprint)
+            self.batch = []
+            if adopted:
+                self._show(adopted)
+        queue, self.queue = self.queue, []
+        for o, processed in queue:
+            self._emit(o, processed)
+
+    def _show(self, adopted: dict[str, Any]) -> None:
+        """Outputs again, from the state, for the documents whose claims took over decisions."""
+        self.writer.decisions.update(adopted)
+        ctx = replace(self.ctx, decisions=self.writer.decisions)
+        docs = {d.doc_id for d in adopted.values()}
+        for n, (o, processed) in enumerate(self.queue):
+            if o.doc_id in docs:
+                result = self.store.load_result(o.doc_id)
+                self.queue[n] = (render(result, self.ref, ctx, fresh=True, save=False,
+                                        old_fingerprint=self.writer.old_index.get(o.doc_id)), processed)
+
+    def _emit(self, o: DocumentOutput, processed: bool) -> None:
+        self.writer.add(o)
+        if processed:
+            self.done += 1
+            if self.progress:
+                self.progress(self.done, self.total, o.result)
 
 
 def _write_segments(plan: list[_Item], root: Path, ref: Reference, config: Config, out: Path) -> None:

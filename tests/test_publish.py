@@ -143,7 +143,7 @@ class KillPoints:
             self.tick(f"after {Path(dst).name}")
 
         mp.setattr(os, "replace", replace)
-        for method in ("begin_run", "save_result", "touch_many", "mark_deleted", "finish_run"):
+        for method in ("begin_run", "save_prepared", "touch_many", "mark_deleted", "finish_run"):
             mp.setattr(Store, method, self._after(getattr(Store, method), f"state {method}"))
 
     def _after(self, real: Callable[..., Any], name: str) -> Callable[..., Any]:

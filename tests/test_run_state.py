@@ -150,32 +150,45 @@ def test_second_run_waits_for_the_lock_then_exits_2(corpus: Path, tmp_path: Path
 _KILLER = """
 import os, signal, sys
 from pathlib import Path
+import pipeline.api, pipeline.run
 from pipeline.config import Config
 from pipeline.run import RunOptions, run
 
-def progress(i, total, result):
-    if i == 3:
-        os.kill(os.getpid(), signal.SIGKILL)
+pipeline.run.STATE_BATCH, pipeline.run.STATE_BATCH_SECONDS = 2, 1e9  # the state commits every two documents
+real, seen = pipeline.api.analyse, []
 
-run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=1)), progress)
+def analyse(doc, ref, config=None):
+    seen.append(doc.doc_id)
+    if len(seen) == int(sys.argv[3]):  # killed while analysing this document
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(doc, ref, config)
+
+pipeline.api.analyse = analyse
+run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=1)))
 """
 
 
-def test_killed_run_loses_nothing_committed_and_the_next_run_completes(tmp_path: Path) -> None:
+# killed while analysing document n: the batches committed before it are kept, the rest are processed again
+@pytest.mark.parametrize(("killed_at", "committed"), [(3, 2), (4, 2), (5, 4)])
+def test_killed_run_loses_nothing_committed_and_the_next_run_completes(tmp_path: Path, killed_at: int,
+                                                                       committed: int) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for i in range(6):
         (corpus / f"doc{i}.txt").write_text(f"第{i}篇\n\nRTX 4090配备了{24 + 8 * (i % 2)}GB显存。\n", encoding="utf-8")
     out = tmp_path / "out"
-    proc = subprocess.run([sys.executable, "-c", _KILLER, str(corpus), str(out)], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[1], env={**os.environ, "PYTHONPATH": "."})
+    proc = subprocess.run([sys.executable, "-c", _KILLER, str(corpus), str(out), str(killed_at)],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1],
+                          env={**os.environ, "PYTHONPATH": "."})
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert not (out / "claims.jsonl").exists()  # never half-written: the temp file was not renamed into place
     with Store(out / "state.sqlite") as store:
-        assert len(store.current_doc_ids()) == 3
+        kept = store.current_doc_ids()
+        assert kept == [f"doc{i}.txt" for i in range(committed)]
+        assert all(store.load_result(d).claims for d in kept)  # each saved whole
     summary = _run(corpus, out)
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
-    assert (summary.processed, summary.carried_over) == (3, 3)  # type: ignore[attr-defined]
+    assert (summary.processed, summary.carried_over) == (6 - committed, committed)  # type: ignore[attr-defined]
     claims = _claims(out)
     assert len({c["claim_id"] for c in claims}) == len(claims)
     assert {c["doc_id"] for c in claims} == {f"doc{i}.txt" for i in range(6)}

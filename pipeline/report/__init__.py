@@ -9,6 +9,7 @@ from typing import Any
 from ..atomic import atomic_write_text
 from ..records import DocumentResult
 from .claimreview import claimreview_objects
+from .display import Display
 from .html import render_document_html, render_index_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
@@ -27,14 +28,16 @@ __all__ = [
 
 
 def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
-                          names: Callable[[str], str] | None = None) -> dict[str, str]:
+                          names: Callable[[str], str] | None = None, display: Display | None = None
+                          ) -> dict[str, str]:
     """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
 
     ``text`` is the document text the claims' offsets point into; ``names`` gives reference ids their display
-    names (``Reference.name``). Returns the file names, relative to ``out_dir``:
+    names (``Reference.name``); ``display`` is ``display_for(result, names)`` when the caller has it. Returns the
+    file names, relative to ``out_dir``:
     ``{"md": ..., "html": ..., "json": ...}``.
     """
-    display = display_for(result, names)
+    display = display or display_for(result, names)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = safe_name(result.doc_id)

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 
 from ..errors import UsageError
 from ..records import Claim, DocumentResult, Verdict
+from .display import Display
 from .tables import ClaimView, claim_views, display_for
 
 # verdict -> (ratingValue, alternateName) on a 1 (false) .. 5 (true) scale
@@ -75,6 +76,7 @@ def claimreview_objects(
     url_base: str | None = None,
     url_template: str | None = None,
     names: Callable[[str], str] | None = None,
+    display: Display | None = None,
 ) -> list[dict[str, Any]]:
     """One ClaimReview per contradicted or misattributed claim an editor has not dismissed, in document order.
 
@@ -84,13 +86,16 @@ def claimreview_objects(
         url_base: where articles live; the article URL is ``url_base + doc_id`` (percent-encoded).
         url_template: the review's ``url``, e.g. ``https://example.com/articles/{doc_id}`` ({claim_id} too).
         names: reference ids to display names, for explanations in the editor's words.
+        display: the document's display context, when the caller has it (``display_for(result, names)``).
     """
     title = result.title or result.doc_id
     appearance: dict[str, Any] = {"@type": "CreativeWork", "name": title}
     if url_base:
         appearance["url"] = url_base + quote(result.doc_id, safe="/")
     out: list[dict[str, Any]] = []
-    for v in claim_views(result.claims, "", display_for(result, names)):
+    if not any(c.verdict in RATINGS for c in result.claims):
+        return []
+    for v in claim_views(result.claims, "", display or display_for(result, names)):
         claim = v.claim
         if claim.verdict not in RATINGS or (v.review is not None and v.review.status == "dismissed"):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -389,6 +390,20 @@ def _claim_records(claims_jsonl: Path) -> Iterator[dict[str, Any]]:
             if not isinstance(obj, dict):
                 raise ValueError(f"{claims_jsonl}:{n} is not a JSON object; rerun the check")
             yield obj
+
+
+def csv_header(columns: Sequence[str]) -> str:
+    """claims.csv's first line, after the BOM spreadsheets need to read it as UTF-8."""
+    return "\ufeff" + csv_rows([dict(zip(columns, columns, strict=True))], columns)
+
+
+def csv_rows(records: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> str:
+    """claims.csv lines for claims.jsonl records (values as ``write_claims_csv`` writes them)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    for obj in records:
+        writer.writerow(["" if (v := _cell(obj.get(k))) is None else v for k in columns])
+    return buf.getvalue()
 
 
 def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
