@@ -1,9 +1,9 @@
 """The one place that builds the spaCy Chinese pipeline (jieba segmenter + domain dictionary) and segments documents.
 
 The pipeline is ``spacy.blank("zh")`` with the jieba segmenter (no model download), the domain dictionary added to
-jieba from the reference tables, a component that marks products, vendors and terms as entities (merged into single
-tokens, so "Tesla V100" and "Infinity Cache" stay whole), and a sentence splitter for Chinese punctuation, line
-breaks and bullets. Documents are segmented on their normalised text (same length as the source), so every offset
+jieba from the reference tables, a component that finds products, vendors and terms (and, when the tokens are asked
+for, makes them entities merged into single tokens, so "Tesla V100" and "Infinity Cache" stay whole), and a
+sentence splitter for Chinese punctuation, line breaks and bullets. Documents are segmented on their normalised text (same length as the source), so every offset
 is an offset into the source.
 """
 
@@ -79,12 +79,13 @@ class Segmenter:
         nlp.add_pipe("zh_sentences")
         self.nlp = nlp
 
-    def _docs(self, text: str, pieces: list[tuple[int, int]]) -> Iterator[Any]:
+    def _docs(self, text: str, pieces: list[tuple[int, int]], with_tokens: bool) -> Iterator[Any]:
         """The tokenised pieces, each carrying its own text (``Doc.text`` is rebuilt from the tokens on every
         access, which the components would otherwise pay for)."""
         for start, end in pieces:
             sdoc = self.nlp.make_doc(text[start:end])
             sdoc.user_data[_TEXT] = text[start:end]
+            sdoc.user_data[_TOKENS] = with_tokens
             yield sdoc
 
     def segment(self, doc: Document, *, with_tokens: bool = False, max_chars: int = 2000) -> Segmented:
@@ -93,7 +94,7 @@ class Segmenter:
         sentences: list[Sentence] = []
         mentions: list[Mention] = []
         pieces = list(_windows(masked, max_chars))
-        for (start, _end), sdoc in zip(pieces, self.nlp.pipe(self._docs(masked, pieces), batch_size=16),
+        for (start, _end), sdoc in zip(pieces, self.nlp.pipe(self._docs(masked, pieces, with_tokens), batch_size=16),
                                        strict=True):
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
             piece = sdoc.user_data[_TEXT]
@@ -151,11 +152,21 @@ def _mask(text: str, regions: list[tuple[int, int, BlockKind]]) -> str:
 _MATCHERS: dict[str, MentionMatcher] = {}
 _TEXT = "gpu_factcheck.text"  # user_data keys
 _SENTS = "gpu_factcheck.sentences"
+_TOKENS = "gpu_factcheck.tokens"  # the caller wants the tokens
 _BULLETS = frozenset(("•", "●", "▪"))
+# every character split_sentences decides on: a token holding none of them never starts or ends a sentence
+_SPLITTER_MARKS = re.compile("[\n" + re.escape("".join(sorted(_SENT_END | _CLOSERS | _BULLETS))) + "]")
 
 
 class MentionComponent:
-    """spaCy component: reference names become entities (label = kind, kb_id = reference id), merged to one token."""
+    """spaCy component: reference names found in the text (``doc.user_data["mentions"]``, what the extractor reads).
+
+    When the tokens are asked for (``segments.jsonl``) the names also become entities (label = kind, kb_id =
+    reference id) merged to one token each, so "Tesla V100" and "Infinity Cache" stay whole. Otherwise nothing
+    reads entities or tokens but the sentence splitter, and merging a name changes none of its decisions unless
+    the name holds a mark it looks at (a line break, a sentence end, a closing mark, a bullet): only such names are
+    merged, so the sentences are the same either way.
+    """
 
     def __init__(self, matcher: MentionMatcher) -> None:
         self.matcher = matcher
@@ -163,7 +174,8 @@ class MentionComponent:
     def __call__(self, doc):  # type: ignore[no-untyped-def]
         from spacy.util import filter_spans
 
-        found = list(self.matcher.find(doc.user_data.get(_TEXT) or doc.text))
+        text = doc.user_data.get(_TEXT) or doc.text
+        found = list(self.matcher.find(text))
         doc.user_data["mentions"] = found
         spans = []
         for m in found:
@@ -171,11 +183,15 @@ class MentionComponent:
             if span is not None:
                 spans.append(span)
         spans = filter_spans(spans)
-        doc.ents = spans
-        with doc.retokenize() as retok:
-            for span in spans:
-                if len(span) > 1:
-                    retok.merge(span)
+        if doc.user_data.get(_TOKENS):
+            doc.ents = spans
+        else:
+            spans = [sp for sp in spans if len(sp) > 1 and _SPLITTER_MARKS.search(text, sp.start_char, sp.end_char)]
+        if spans:
+            with doc.retokenize() as retok:
+                for span in spans:
+                    if len(span) > 1:
+                        retok.merge(span)
         return doc
 
 

@@ -184,3 +184,57 @@ PIECES = st.sampled_from(
 def test_offsets_hold_for_generated_text(segmenter: Segmenter, pieces: list[str], max_chars: int) -> None:
     doc = doc_of("".join(pieces))
     assert_consistent(doc, segmenter.segment(doc, with_tokens=True, max_chars=max_chars))
+
+
+# Names written across the marks the sentence splitter reads (a line break, a closing bracket, a bullet).
+MARKED = st.sampled_from(["Tesla\nV100", "RTX\n4090", "Infinity\nCache", "（H100）", "H100」", "●H100", "A100；",
+                          "“RTX 4090”", "RX 6800 XT", "Tesla V100", "Radeon Pro"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(pieces=st.lists(st.one_of(PIECES, MARKED), max_size=25), max_chars=st.sampled_from([2000, 16, 7]))
+@example(pieces=["Tesla\nV100", "。", "”", "RTX 4090"], max_chars=2000)
+def test_sentences_do_not_depend_on_merging_names(segmenter: Segmenter, pieces: list[str], max_chars: int) -> None:
+    """Without tokens, only names holding a mark the splitter reads are merged; the sentences and mentions are
+    those of a segmentation with every name merged into one token."""
+    doc = doc_of("".join(pieces))
+    lean = segmenter.segment(doc, max_chars=max_chars)
+    full = segmenter.segment(doc, with_tokens=True, max_chars=max_chars)
+    assert [(s.start, s.end, s.text, s.kind) for s in lean.sentences] == \
+        [(s.start, s.end, s.text, s.kind) for s in full.sentences]
+    assert lean.mentions == full.mentions
+
+
+class _Names:
+    """A matcher that finds one name spanning [start, end)."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self.span = (start, end)
+
+    def find(self, text: str) -> list[Mention]:
+        s, e = self.span
+        return [Mention(s, e, text[s:e], "product", "test_card")]
+
+
+# fmt: off
+GUARD_CASES = [
+    # text,            the name's span   (the name holds a mark the splitter reads)
+    ("甲乙。丙丁戊。",  (0, 4)),          # a sentence end
+    ("甲乙\n丙丁戊。",  (0, 4)),          # a line break
+    ("甲。）乙丙丁。",  (2, 5)),          # a closing bracket right after a sentence end
+    ("甲乙。丙丁戊。",  (3, 5)),          # none: merged or not, the same sentences
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "span"), GUARD_CASES)
+def test_names_the_splitter_reads_are_merged(segmenter: Segmenter, text: str, span: tuple[int, int]) -> None:
+    from pipeline.segment import _SENTS, _TEXT, _TOKENS, MentionComponent, split_sentences
+
+    def sentences(with_tokens: bool) -> list[tuple[int, int]]:
+        doc = segmenter.nlp.make_doc(text)
+        doc.user_data.update({_TEXT: text, _TOKENS: with_tokens})
+        split_sentences(MentionComponent(_Names(*span))(doc))  # type: ignore[arg-type]
+        return [(s, e) for _a, _b, s, e in doc.user_data[_SENTS]]
+
+    assert sentences(False) == sentences(True)
