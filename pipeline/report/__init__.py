@@ -14,7 +14,7 @@ from .html import render_document_html, render_index_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
 from .paths import safe_name
-from .tables import DocRow, display_for, doc_row, doc_rows, sort_rows, totals, write_claims_csv
+from .tables import DocRow, claim_views, display_for, doc_row, doc_rows, sort_rows, totals, write_claims_csv
 
 __all__ = [
     "claimreview_objects",
@@ -42,8 +42,9 @@ def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = safe_name(result.doc_id)
     files = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
-    atomic_write_text(out_dir / files["md"], document_markdown(result, text, display))
-    atomic_write_text(out_dir / files["html"], render_document_html(result, text, display))
+    views = claim_views(result.claims, text, display)  # one set for both pages
+    atomic_write_text(out_dir / files["md"], document_markdown(result, text, display, views))
+    atomic_write_text(out_dir / files["html"], render_document_html(result, text, display, views))
     atomic_write_text(out_dir / files["json"], document_json_text(result))
     return files
 

@@ -50,6 +50,7 @@ def _env() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # the templates are the package's own: no stat of every template at every render
     )
 
 
@@ -123,10 +124,12 @@ def _filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
             for k in keys]
 
 
-def document_context(result: DocumentResult, text: str, display: Display | None = None) -> dict[str, Any]:
-    """What the document templates need, for the static page and the review app alike."""
+def document_context(result: DocumentResult, text: str, display: Display | None = None,
+                     views: Sequence[ClaimView] | None = None) -> dict[str, Any]:
+    """What the document templates need, for the static page and the review app alike (``views``: the claims'
+    views, when the caller has made them)."""
     display = display or display_for(result)
-    views = claim_views(result.claims, text, display)
+    views = claim_views(result.claims, text, display) if views is None else views
     return {
         "result": result,
         "title": result.title or result.doc_id,
@@ -141,11 +144,12 @@ def document_context(result: DocumentResult, text: str, display: Display | None 
     }
 
 
-def render_document_html(result: DocumentResult, text: str, display: Display | None = None) -> str:
+def render_document_html(result: DocumentResult, text: str, display: Display | None = None,
+                         views: Sequence[ClaimView] | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
     script, script_hash = _script("document.js.j2")
     return _env().get_template("document.html.j2").render(
-        **document_context(result, text, display), script=script, script_hash=script_hash)
+        **document_context(result, text, display, views), script=script, script_hash=script_hash)
 
 
 def render_index_html(

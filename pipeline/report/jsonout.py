@@ -26,7 +26,10 @@ def document_json(result: DocumentResult) -> dict[str, Any]:
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError:  # a NaN or an infinity somewhere: null instead
+        return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False)
 
 
 def document_json_text(result: DocumentResult) -> str:
@@ -34,7 +37,7 @@ def document_json_text(result: DocumentResult) -> str:
 
     (``json.dumps(..., indent=2)`` would run the pure-Python encoder over every claim; this layout lets the C
     encoder do each line.)"""
-    doc = document_json(result)
+    doc = {**result.to_dict(), "claims": [c.to_dict() for c in result.claims]}  # _compact writes null for NaN
     claims = doc.pop("claims")
     lines = [f"  {_compact(k)}: {_compact(v)}" for k, v in doc.items()]
     body = ",\n".join(f"    {_compact(c)}" for c in claims)

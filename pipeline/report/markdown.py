@@ -26,6 +26,9 @@ _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~])")
 _MD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 
 
+_URL_ESCAPES = {ord(ch): f"%{ord(ch):02X}" for ch in "()<>"}  # what would end or break a Markdown link
+
+
 def md_text(s: str | None) -> str:
     """Article text made inert in Markdown: one line, no emphasis, links, tables or raw HTML."""
     if not s:
@@ -48,7 +51,7 @@ def md_source(v: ClaimView) -> str:
         return "—"
     title = md_text(c.source_title or c.source)
     if v.href:
-        url = "".join(f"%{ord(ch):02X}" if ch in "()<>" else ch for ch in v.href)
+        url = v.href.translate(_URL_ESCAPES)
         return f"[{title}]({url})"
     # Not a web link (javascript:, a file path...): shown as inert text, never as a link.
     return f"{title}（{md_text(c.source)}）" if c.source and c.source_title else title
@@ -92,9 +95,10 @@ def _quote(v: ClaimView) -> str:
     return md_code(v.claim.text) if v.claim.attribute == "code" else f"「{md_text(v.claim.text)}」"
 
 
-def document_markdown(result: DocumentResult, text: str, display: Display | None = None) -> str:
-    """The editor's report for one document."""
-    views = claim_views(result.claims, text, display or display_for(result))
+def document_markdown(result: DocumentResult, text: str, display: Display | None = None,
+                      views: Sequence[ClaimView] | None = None) -> str:
+    """The editor's report for one document (``views``: the claims' views, when the caller has made them)."""
+    views = claim_views(result.claims, text, display or display_for(result)) if views is None else views
     out = [f"# 核查报告：{md_text(result.title or result.doc_id)}", ""]
     out.append(f"- 文档：{md_code(result.doc_id)}")
     out.append(f"- 路径：{md_code(result.path)}")

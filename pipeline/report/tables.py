@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -149,7 +150,8 @@ def stated_value(claim: Claim) -> str:
 
 @dataclass(frozen=True)
 class ClaimView:
-    """One claim as every page shows it. ``key`` is unique in the document and safe as an HTML id."""
+    """One claim as every page shows it. ``key`` is unique in the document and safe as an HTML id. What it shows
+    is worked out once per view (the pages read each field several times)."""
 
     key: str
     claim: Claim
@@ -159,29 +161,29 @@ class ClaimView:
     href: str | None
     display: Display = field(default_factory=Display)
 
-    @property
+    @cached_property
     def verdict_zh(self) -> str:
         return VERDICT_ZH[self.verdict]
 
-    @property
+    @cached_property
     def attribute_zh(self) -> str:
         a = self.claim.attribute
         return label("attribute", a) or ATTRIBUTE_ZH.get(a) or "其他"  # the test keeps the catalogue complete
 
-    @property
+    @cached_property
     def review_status(self) -> str:
         return self.review.status if self.review else "open"
 
-    @property
+    @cached_property
     def review_zh(self) -> str:
         return REVIEW_ZH.get(self.review_status, "待处理")
 
-    @property
+    @cached_property
     def subject_name(self) -> str | None:
         """The product (series, term) by its display name; the article's own words when the reference has none."""
         return self.display.name(self.claim.subject) or self.claim.subject_mention or None
 
-    @property
+    @cached_property
     def stated(self) -> str | None:
         """What the article says, in words an editor reads (None: the quote says it all)."""
         c = self.claim
@@ -196,12 +198,12 @@ class ClaimView:
             return self.display.ours(shown) if shown else None
         return in_written_unit(stated_value(c), c.attribute, c.unit, self.written_unit)
 
-    @property
+    @cached_property
     def written_unit(self) -> str | None:
         unit = self.claim.extra.get("written_unit")
         return str(unit) if unit else None
 
-    @property
+    @cached_property
     def expected(self) -> str | None:
         """The reference value in the unit the article wrote, in the article's script."""
         c = self.claim.check
@@ -212,7 +214,7 @@ class ClaimView:
         return self.display.ours(in_written_unit(c.expected, self.claim.attribute, self.claim.unit,
                                                  self.written_unit))
 
-    @property
+    @cached_property
     def explanation(self) -> str | None:
         c = self.claim.check
         if c is None or not c.explanation:
@@ -233,12 +235,12 @@ class ClaimView:
                 return str(value)
         return None
 
-    @property
+    @cached_property
     def reason_zh(self) -> str | None:
         """Why an unverifiable claim could not be checked, when the checker said."""
         return label("reason", self._field("reason"))
 
-    @property
+    @cached_property
     def scope_zh(self) -> str | None:
         """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
         scope = self._field("scope", default="product")
@@ -248,25 +250,25 @@ class ClaimView:
         detail = self._field("scope_detail")
         return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
 
-    @property
+    @cached_property
     def command(self) -> str:
         """The `review` command that records a decision on this claim."""
         return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名"
 
-    @property
+    @cached_property
     def is_flag(self) -> bool:
         return self.claim.verdict is not None and self.claim.verdict.is_flag
 
-    @property
+    @cached_property
     def is_open(self) -> bool:
         return is_open_flag(self.claim)
 
-    @property
+    @cached_property
     def is_closed(self) -> bool:
         """A flag an editor dismissed or corrected."""
         return self.is_flag and self.review is not None and self.review.closed
 
-    @property
+    @cached_property
     def check(self) -> Check | None:
         return self.claim.check
 
@@ -363,6 +365,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
+    if value is None or type(value) is int:
+        return value
     if isinstance(value, (list, tuple)):
         if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
             return "–".join(format_number(x) for x in value)
