@@ -1,14 +1,16 @@
 """The one place that builds the spaCy Chinese pipeline (jieba segmenter + domain dictionary) and segments documents.
 
 The pipeline is ``spacy.blank("zh")`` with the jieba segmenter (no model download), the domain dictionary added to
-jieba from the reference tables, a component that finds products, vendors and terms (and, when the tokens are asked
-for, makes them entities merged into single tokens, so "Tesla V100" and "Infinity Cache" stay whole), and a
-sentence splitter for Chinese punctuation, line breaks and bullets. Documents are segmented on their normalised text (same length as the source), so every offset
-is an offset into the source.
+jieba from the reference tables (loaded from a cache of its own, see ``load_dictionary``), a component that finds
+products, vendors and terms (and, when the tokens are asked for, makes them entities merged into single tokens, so
+"Tesla V100" and "Infinity Cache" stay whole), and a sentence splitter for Chinese punctuation, line breaks and
+bullets. Documents are segmented on their normalised text (same length as the source), so every offset is an offset
+into the source.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from bisect import bisect_right
@@ -58,6 +60,98 @@ def _dictionary_words(ref: Reference) -> Iterator[str]:
     yield from ref.chips.values()
 
 
+DOMAIN_FREQ = 2_000_000  # the jieba frequency of a domain word: it wins over any split of it
+
+
+def load_dictionary(words: list[str], dt: Any = None) -> None:
+    """jieba's dictionary (of ``dt``, default jieba's own tokenizer) with ``words`` added, as ``add_word`` would
+    leave it.
+
+    The first time in a process it is read from a cache of exactly that dictionary (``<cache>/jieba-<key>.dict``,
+    built the first time these words are used; loading it takes a fifth of building jieba's own); a corrupt or
+    missing cache means building it again. Words added to a dictionary jieba already holds (another reference
+    version in the same process) are added one by one, as always.
+    """
+    import jieba
+
+    dt = jieba.dt if dt is None else dt
+    if not dt.initialized:
+        path = _dictionary_cache(words, dt)
+        if path is not None and _read_dictionary(dt, path):
+            return
+        dt.initialize()
+        for w in words:
+            dt.add_word(w, freq=DOMAIN_FREQ)
+        if path is not None:
+            _write_dictionary(dt, path)
+        return
+    for w in words:
+        dt.add_word(w, freq=DOMAIN_FREQ)
+
+
+def _dictionary_cache(words: list[str], dt: Any) -> Path | None:
+    """Where the dictionary of jieba's own words plus ``words`` is cached: keyed by jieba's version and dictionary
+    file and by the words (in order: a word added twice counts twice in jieba's total)."""
+    import hashlib
+    import os
+
+    import jieba
+
+    from .validation import default_cache_dir
+
+    try:
+        own = dt.dictionary  # None: the dictionary shipped with jieba
+        source = os.path.abspath(own if isinstance(own, str) else
+                                 os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME))
+        st = os.stat(source)
+    except (OSError, TypeError, AttributeError):
+        return None
+    key = hashlib.sha256("\0".join([_CACHE_FORMAT, getattr(jieba, "__version__", ""), source, str(st.st_size),
+                                    str(st.st_mtime_ns), str(DOMAIN_FREQ), *words]).encode("utf-8", "surrogatepass"))
+    return default_cache_dir() / f"jieba-{key.hexdigest()[:20]}.dict"
+
+
+_CACHE_FORMAT = "1"  # pickle of (words joined by newlines, frequencies as int64 bytes, total)
+
+
+def _read_dictionary(dt: Any, path: Path) -> bool:
+    import array
+    import pickle
+
+    try:
+        with open(path, "rb") as f:
+            keys, freqs, total = pickle.load(f)
+        values = array.array("q", freqs)
+        words = keys.split("\n")
+        if len(words) != len(values) or not isinstance(total, int):
+            return False
+    except (OSError, ValueError, TypeError, EOFError, pickle.UnpicklingError):
+        return False
+    with dt.lock:
+        dt.FREQ, dt.total, dt.initialized = dict(zip(words, values, strict=True)), total, True
+    return True
+
+
+def _write_dictionary(dt: Any, path: Path) -> None:
+    """Best effort: a cache that cannot be written only means building the dictionary again next time."""
+    import array
+    import os
+    import pickle
+
+    if any("\n" in w for w in dt.FREQ):
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(("\n".join(dt.FREQ), array.array("q", dt.FREQ.values()).tobytes(), dt.total), f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except (OSError, OverflowError):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
 class Segmenter:
     """spaCy zh + jieba with the domain dictionary, built once per reference version."""
 
@@ -66,10 +160,8 @@ class Segmenter:
         import spacy
 
         jieba.setLogLevel(logging.WARNING)
-        for word in _dictionary_words(ref):
-            w = normalize(word)
-            if w and " " not in w:  # jieba cannot hold spaces; the entity merge keeps those whole
-                jieba.add_word(w, freq=2_000_000)
+        # jieba cannot hold spaces; the entity merge keeps those whole
+        load_dictionary([w for word in _dictionary_words(ref) if (w := normalize(word)) and " " not in w])
         self.ref = ref
         self.matcher = MentionMatcher(ref)
         _MATCHERS[ref.fingerprint] = self.matcher

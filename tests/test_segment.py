@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -238,3 +239,69 @@ def test_names_the_splitter_reads_are_merged(segmenter: Segmenter, text: str, sp
         return [(s, e) for _a, _b, s, e in doc.user_data[_SENTS]]
 
     assert sentences(False) == sentences(True)
+
+
+# ------------------------------------------------------------------ jieba's dictionary, cached
+
+WORDS = ["显存带宽测速卡", "星河X1", "流处理器阵列", "星河X1"]  # a word twice counts twice in jieba's total
+
+
+def _built(words: list[str]) -> object:
+    import jieba
+
+    dt = jieba.Tokenizer()
+    dt.initialize()
+    for w in words:
+        dt.add_word(w, freq=2_000_000)
+    return dt
+
+
+def test_the_cached_dictionary_is_the_one_add_word_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jieba
+
+    from pipeline.segment import load_dictionary
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    load_dictionary(WORDS, jieba.Tokenizer())  # the first time: built, then cached
+    [cache] = (tmp_path / "gpu-factcheck").glob("jieba-*.dict")
+    cached = jieba.Tokenizer()
+    with monkeypatch.context() as mp:
+        mp.setattr(jieba.Tokenizer, "initialize", lambda self, *a: pytest.fail("built instead of read"))
+        load_dictionary(WORDS, cached)
+    expected = _built(WORDS)
+    assert (cached.FREQ, cached.total) == (expected.FREQ, expected.total)  # type: ignore[attr-defined]
+    assert list(cached.cut("星河X1的流处理器阵列")) == list(expected.cut("星河X1的流处理器阵列"))  # type: ignore[attr-defined]
+    load_dictionary(WORDS[:2], jieba.Tokenizer())  # other words: a cache of their own
+    assert len(list((tmp_path / "gpu-factcheck").glob("jieba-*.dict"))) == 2
+    assert cache.exists()
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
+def test_a_damaged_cache_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        damage: bytes | None) -> None:
+    import pickle
+
+    import jieba
+
+    from pipeline.segment import load_dictionary
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    load_dictionary(WORDS, jieba.Tokenizer())
+    [cache] = (tmp_path / "gpu-factcheck").glob("jieba-*.dict")
+    # a truncated file, garbage, or frequencies that do not match the words
+    cache.write_bytes(damage if damage is not None else pickle.dumps(("a\nb", b"\0" * 8, 1)))
+    again = jieba.Tokenizer()
+    load_dictionary(WORDS, again)
+    expected = _built(WORDS)
+    assert (again.FREQ, again.total) == (expected.FREQ, expected.total)  # type: ignore[attr-defined]
+
+
+def test_words_join_a_dictionary_already_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.segment import load_dictionary
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    dt = _built(WORDS[:1])  # another reference's words are in it already
+    load_dictionary(WORDS[1:], dt)
+    expected = _built(WORDS)
+    assert (dt.FREQ, dt.total) == (expected.FREQ, expected.total)  # type: ignore[attr-defined]
+    assert not list(tmp_path.rglob("jieba-*.dict"))  # such a dictionary is not cached
