@@ -130,12 +130,12 @@ def undefined_names(codes: list[str], trees: list[ast.Module | None] | None = No
 
 def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tuple[Deprecated, ...] = (),
                undefined: list[tuple[int, str]] | None = None, imports: dict[str, str] | None = None,
-               tree: ast.Module | None = None) -> list[Finding]:
+               tree: ast.Module | None = None, own_imports: dict[str, str] | None = None) -> list[Finding]:
     """Findings for one code block (dedented), given the code before it and the prose that introduces it.
 
     ``undefined`` are the block's undefined names when the caller has already found them for the whole article
     (see ``undefined_names``); otherwise pyflakes runs on ``prelude`` + ``code``. ``tree`` is ``code`` parsed,
-    when the caller has it.
+    and ``own_imports`` its ``_aliases``, when the caller has them.
     """
     findings: list[Finding] = []
     try:
@@ -154,7 +154,8 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
                                 None, PYFLAKES_URL, PYFLAKES_TITLE))
     if imports is None:
         imports = _aliases(ast.parse(prelude)) if prelude.strip() else {}
-    aliases = {**imports, **_aliases(tree)} if "import" in code else imports
+    own = own_imports if own_imports is not None else _aliases(tree) if "import" in code else {}
+    aliases = {**imports, **own} if "import" in code else imports
     seen: set[tuple[int, str]] = set()
     # an API can only be used where its last name is written (or imported under another name)
     written = [d for d in deprecated if d.api.rsplit(".", 1)[-1] in code or "import" in code]
@@ -214,8 +215,10 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
             prev_end = block.end
             continue
         prose = _preceding_prose(doc, prev_end, block.start)
+        tree = trees[n]
+        own = _aliases(tree) if tree is not None and "import" in code else {}  # no import statement without the word
         for f in check_code(code, prose=prose, deprecated=deprecated, undefined=undefined.get(n, []),
-                            imports=imports, tree=trees[n]):
+                            imports=imports, tree=tree, own_imports=own):
             start, end = _line_span(doc.text, block.start, f.line)
             claims.append(Claim(
                 doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=doc.text[start:end],
@@ -225,9 +228,7 @@ def code_claims(doc: Document, seg: object, ref: Reference) -> list[Claim]:
                 check=Check(Verdict.CODE_ISSUE, f.message, f.expected, f.source, f.source_title),
                 extra={"offset_in_sentence": 0},
             ))
-        tree = trees[n]
-        if tree is not None and "import" in code:  # no import statement without the word
-            imports.update(_aliases(tree))
+        imports.update(own)
         prev_end = block.end
     return claims
 
