@@ -166,7 +166,7 @@ def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int,
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(ref, config, ctx))
     finished = False
     try:
-        yield from pool.map(_pool_task, tasks, chunksize=max(1, min(32, len(tasks) // (workers * 4) or 1)))
+        yield from pool.map(_pool_task, tasks, chunksize=max(1, min(8, len(tasks) // (workers * 4) or 1)))
         finished = True
     finally:  # on a failure of the run, drop the queued documents instead of waiting for them
         pool.shutdown(wait=finished, cancel_futures=not finished)

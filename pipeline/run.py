@@ -361,7 +361,7 @@ def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Pa
     return result
 
 
-STATE_BATCH = 64  # documents saved in one transaction ...
+STATE_BATCH = 64  # at most so many documents saved in one transaction ...
 STATE_BATCH_SECONDS = 2.0  # ... or fewer, when the batch's first document came in this long ago
 
 
@@ -389,7 +389,9 @@ class _Merge:
             self.since = time.monotonic()
         self.batch.append(o.state)
         self.queue.append((o, True))
-        if len(self.batch) >= STATE_BATCH or time.monotonic() - self.since >= STATE_BATCH_SECONDS:
+        # batches grow (1, 1, 2, 4 ... STATE_BATCH documents): the first documents show at once
+        if len(self.batch) >= min(STATE_BATCH, max(1, self.done)) or \
+                time.monotonic() - self.since >= STATE_BATCH_SECONDS:
             self.flush()
 
     def other(self, o: DocumentOutput) -> None:
