@@ -109,6 +109,10 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         d = c.to_dict()
         d["review_status"] = c.extra["review"]["status"] if "review" in c.extra else "open"
         records.append(d)
+    # each record encoded once: its claims.jsonl line, and without the review status (the last key) the claim's
+    # own record, which the JSON report and the state use
+    lines = [json.dumps(d, ensure_ascii=False) for d in records]
+    own = [line[:line.rindex(', "review_status": ')] + "}" for line in lines]
     verdicts = Counter(d["verdict"] for d in records)
     flagged_new = sum(1 for d in records if d["verdict"] in ctx.fail_on and d["review_status"] == "open") \
         if fresh else 0
@@ -118,14 +122,15 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     reviews = claimreview_objects(r, author=ctx.author, date_published=ctx.date, url_template=ctx.claimreview_url,
                                   names=ref.name, display=display)
     if linked and stale:
-        write_document_report(r, text, ctx.out, names=ref.name, display=display)
+        write_document_report(r, text, ctx.out, names=ref.name, display=display, records=own)
     return DocumentOutput(
         doc_id=r.doc_id, sha256=r.sha256, status=r.status, row=doc_row(r, ctx.out, linked=linked),
-        fingerprint=fingerprint, claims_jsonl="".join(_line(d) for d in records), document_jsonl=_line(r.to_dict()),
+        fingerprint=fingerprint, claims_jsonl="".join(f"{line}\n" for line in lines),
+        document_jsonl=_line(r.to_dict()),
         claimreview_jsonl="".join(_line(o) for o in reviews), claims_csv=csv_rows(records, CSV_COLUMNS),
         checks=checks, verdicts=tuple(verdicts.items()), claims=len(records),
         flagged_new=flagged_new,
-        state=prepare_result(result, pipeline_version(result, ctx)) if (fresh if save is None else save)
+        state=prepare_result(result, pipeline_version(result, ctx), own) if (fresh if save is None else save)
         and ctx.state else None)
 
 

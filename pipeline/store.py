@@ -96,8 +96,10 @@ class PreparedResult:
     claims: tuple[tuple[str, str], ...]  # (claim_id, claims.data JSON), in order
 
 
-def prepare_result(result: DocumentResult, pipeline_version: str) -> PreparedResult:
-    """What ``Store.save_prepared`` writes for ``result``.
+def prepare_result(result: DocumentResult, pipeline_version: str,
+                   records: Sequence[str] | None = None) -> PreparedResult:
+    """What ``Store.save_prepared`` writes for ``result``; ``records`` are its claims' ``to_dict`` already
+    encoded (``json.dumps(..., ensure_ascii=False)``), when the caller has them.
 
     Raises:
         ValueError: a claim has no claim_id, or two claims share one.
@@ -112,7 +114,20 @@ def prepare_result(result: DocumentResult, pipeline_version: str) -> PreparedRes
         summary["text"] = result.text
     return PreparedResult(result.doc_id, result.path, result.sha256, pipeline_version,
                           json.dumps(summary, ensure_ascii=False),
-                          tuple((c.claim_id, _claim_json(c)) for c in result.claims))
+                          tuple((c.claim_id, _claim_json(c) if records is None else _with_extra(c, line))
+                                for c, line in zip(result.claims, records or result.claims, strict=True)))
+
+
+def _with_extra(claim: Claim, record: str) -> str:
+    """``_claim_json(claim)`` from its encoded ``to_dict``: the extra keys first, as the merged dict has them."""
+    if not claim.extra:
+        return record
+    if any(k in _CONTRACT_KEYS for k in claim.extra):  # a stray extra key the contract overrides
+        return _claim_json(claim)
+    return json.dumps(claim.extra, ensure_ascii=False)[:-1] + ", " + record[1:]
+
+
+_CONTRACT_KEYS = frozenset(Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict())
 
 
 class Store(ReviewMixin):

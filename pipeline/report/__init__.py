@@ -28,13 +28,13 @@ __all__ = [
 
 
 def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
-                          names: Callable[[str], str] | None = None, display: Display | None = None
-                          ) -> dict[str, str]:
+                          names: Callable[[str], str] | None = None, display: Display | None = None,
+                          records: Sequence[str] | None = None) -> dict[str, str]:
     """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
 
     ``text`` is the document text the claims' offsets point into; ``names`` gives reference ids their display
-    names (``Reference.name``); ``display`` is ``display_for(result, names)`` when the caller has it. Returns the
-    file names, relative to ``out_dir``:
+    names (``Reference.name``); ``display`` is ``display_for(result, names)`` and ``records`` the claims'
+    ``to_dict`` encoded, when the caller has them. Returns the file names, relative to ``out_dir``:
     ``{"md": ..., "html": ..., "json": ...}``.
     """
     display = display or display_for(result, names)
@@ -45,7 +45,7 @@ def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
     views = claim_views(result.claims, text, display)  # one set for both pages
     atomic_write_text(out_dir / files["md"], document_markdown(result, text, display, views))
     atomic_write_text(out_dir / files["html"], render_document_html(result, text, display, views))
-    atomic_write_text(out_dir / files["json"], document_json_text(result))
+    atomic_write_text(out_dir / files["json"], document_json_text(result, records))
     return files
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from ..records import DocumentResult
@@ -32,14 +33,17 @@ def _compact(value: Any) -> str:
         return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False)
 
 
-def document_json_text(result: DocumentResult) -> str:
+def document_json_text(result: DocumentResult, records: Sequence[str] | None = None) -> str:
     """The report laid out for reading and diffing: one document field a line and one claim a line.
 
-    (``json.dumps(..., indent=2)`` would run the pure-Python encoder over every claim; this layout lets the C
-    encoder do each line.)"""
-    doc = {**result.to_dict(), "claims": [c.to_dict() for c in result.claims]}  # _compact writes null for NaN
-    claims = doc.pop("claims")
+    ``records`` are the claims' ``to_dict`` already encoded (``json.dumps(..., ensure_ascii=False)``), when the
+    caller has them. (``json.dumps(..., indent=2)`` would run the pure-Python encoder over every claim; this layout
+    lets the C encoder do each line.)"""
+    doc = result.to_dict()
     lines = [f"  {_compact(k)}: {_compact(v)}" for k, v in doc.items()]
-    body = ",\n".join(f"    {_compact(c)}" for c in claims)
+    # a record with a NaN or an infinity in it (written NaN, Infinity) is encoded again, with null there
+    claims = [records[i] if records is not None and "NaN" not in records[i] and "Infinity" not in records[i]
+              else _compact(c.to_dict()) for i, c in enumerate(result.claims)]
+    body = ",\n".join(f"    {c}" for c in claims)
     lines.append('  "claims": [' + (f"\n{body}\n  ]" if claims else "]"))
     return "{\n" + ",\n".join(lines) + "\n}\n"
