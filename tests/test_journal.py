@@ -290,3 +290,16 @@ def test_decisions_from_before_the_journal_get_a_history_step_and_are_journaled(
         assert not store.journal.exists()
         store.finish_run(store.begin_run(REF, PIPE), {}, 0)
         assert [(r["claim_id"], r["to"]) for r in records(store.journal)] == [("c1", "dismissed")]
+
+
+def test_in_a_batch_the_first_renamed_copy_takes_the_decision_as_if_saved_alone(reviewed: Store) -> None:
+    """Two renamed copies of a.md saved in one batch: the first takes its decision, as two saves in a row do."""
+    from pipeline.store import prepare_result
+
+    reviewed.decide("a.md-bw", "dismissed", "王编辑")
+    reviewed.mark_deleted(["b.md"])
+    copies = [make_result(d, tuple(c.__class__(**{**c.__dict__, "doc_id": d, "claim_id": f"{d}-{c.claim_id}"})
+                                   for c in gpu_claims("a.md"))) for d in ("y.md", "x.md")]
+    adopted = reviewed.save_prepared(2, [prepare_result(r, PIPE) for r in copies], REF)
+    assert {k: d.doc_id for k, d in adopted.items()} == {"y.md-a.md-bw": "y.md"}
+    assert set(reviewed.decisions()) == {"y.md-a.md-bw"}

@@ -266,3 +266,22 @@ def cluster() -> Iterator[Any]:
 def test_dask_publishes_the_same_bytes(full: Published, cluster: Any, place: Path) -> None:
     on_dask = publish(place, engine="dask", scheduler=cluster.scheduler_address, full=True)
     assert on_dask.files == full.files
+
+
+def test_the_streamed_claims_csv_is_the_one_made_from_claims_jsonl(full: Published, tmp_path: Path) -> None:
+    from pipeline.report import write_claims_csv
+
+    (tmp_path / "claims.jsonl").write_bytes(full.files["claims.jsonl"])
+    write_claims_csv(tmp_path / "claims.jsonl", tmp_path / "claims.csv")
+    assert (tmp_path / "claims.csv").read_bytes() == full.files["claims.csv"]
+
+
+def test_a_run_without_claims_writes_the_header_alone(analysis: dict[str, Any], tmp_path: Path) -> None:
+    from pipeline.report import write_claims_csv
+
+    corpus = write_corpus(tmp_path / "corpus", {"empty.txt": b" \n", "broken.txt": b"\xff\xfe\x00\xd8"})
+    out = tmp_path / "out"
+    run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1), use_state=False))
+    write_claims_csv(out / "claims.jsonl", tmp_path / "expected.csv")
+    assert (out / "claims.csv").read_bytes() == (tmp_path / "expected.csv").read_bytes()
+    assert (out / "claims.csv").read_text(encoding="utf-8-sig").count("\n") == 1

@@ -821,3 +821,36 @@ def test_document_verdict_as_the_pages_show_it(claims: tuple[Any, ...], verdict:
     result = DocumentResult("d.md", "corpus/d.md", "md", "ab" * 32, Status.OK, claims=tuple(built))
     assert report_verdict(result) == verdict
     assert doc_row(result, Path("nowhere")).verdict == verdict
+
+
+@pytest.mark.parametrize("value", [80, 2.5, [16, 32], float("nan"), float("inf")])
+def test_document_json_from_encoded_records_is_the_same(value: Any) -> None:
+    """The JSON report built from the claims' records as a worker encoded them (once) is the one built alone;
+    a NaN or an infinity is written null either way."""
+    from dataclasses import replace
+
+    from pipeline.report.jsonout import document_json_text
+
+    result = article_result()
+    result = replace(result, claims=tuple(replace(c, value=value) for c in result.claims))
+    records = [json.dumps(c.to_dict(), ensure_ascii=False) for c in result.claims]
+    assert document_json_text(result, records) == document_json_text(result)
+    assert "NaN" not in document_json_text(result, records)
+
+
+def test_atomic_text_file_replaces_only_when_committed(tmp_path: Path) -> None:
+    target = tmp_path / "claims.csv"
+    target.write_text("old\n", encoding="utf-8")
+    with atomic.AtomicTextFile(target, encoding="utf-8") as f:
+        f.write("new ")
+        f.write("rows\n")
+        assert target.read_text(encoding="utf-8") == "old\n"  # not before the commit
+        f.commit()
+    assert target.read_text(encoding="utf-8") == "new rows\n"
+    with atomic.AtomicTextFile(target) as f:
+        f.write("never committed\n")
+    with pytest.raises(RuntimeError), atomic.AtomicTextFile(target) as f:
+        f.write("half")
+        raise RuntimeError("disk trouble")
+    assert target.read_text(encoding="utf-8") == "new rows\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["claims.csv"]  # no temp file left

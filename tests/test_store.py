@@ -392,3 +392,41 @@ def test_kill_mid_run_loses_nothing_committed(tmp_path: Path) -> None:
         duplicates = "SELECT claim_id FROM claims GROUP BY claim_id HAVING COUNT(*) > 1"
         assert conn.execute(duplicates).fetchall() == []
         assert [store.load_result(r.doc_id) for r in results] == results
+
+
+# ---- results serialised once (in a worker), saved in batches
+
+# fmt: off
+EXTRAS = [
+    # claim extra,                                    value
+    ({},                                               80),
+    ({"offset_in_sentence": 3, "written_unit": "TB/s"}, 2.0),
+    ({"verdict": "stray", "note": "一个说明"},          [16, 32]),   # a stray key the contract overrides
+    ({"offset_in_sentence": 0},                        float("nan")),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("extra", "value"), EXTRAS)
+def test_prepared_from_encoded_records_is_what_save_result_stores(extra: dict[str, Any], value: Any) -> None:
+    from dataclasses import replace
+
+    from pipeline.store import prepare_result
+
+    claims = tuple(replace(c, extra=dict(extra), value=value) for c in gpu_claims("a.md"))
+    result = make_result("a.md", claims)
+    records = [json.dumps(c.to_dict(), ensure_ascii=False) for c in claims]
+    assert prepare_result(result, PIPE, records) == prepare_result(result, PIPE)
+
+
+def test_a_batch_saves_like_one_document_at_a_time(tmp_path: Path) -> None:
+    from pipeline.store import prepare_result
+
+    results = [make_result(f"{n}.md", gpu_claims(f"{n}.md")) for n in ("a", "b", "c")]
+    with Store(tmp_path / "one.sqlite") as one, Store(tmp_path / "batch.sqlite") as batch:
+        for r in results:
+            one.save_result(1, r, REF, PIPE)
+        batch.save_prepared(1, [prepare_result(r, PIPE) for r in results], REF)
+        for r in results:
+            assert batch.load_result(r.doc_id) == one.load_result(r.doc_id) == r
+        assert batch.current_doc_ids() == one.current_doc_ids() == ["a.md", "b.md", "c.md"]
