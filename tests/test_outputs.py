@@ -285,3 +285,25 @@ def test_a_run_without_claims_writes_the_header_alone(analysis: dict[str, Any], 
     write_claims_csv(out / "claims.jsonl", tmp_path / "expected.csv")
     assert (out / "claims.csv").read_bytes() == (tmp_path / "expected.csv").read_bytes()
     assert (out / "claims.csv").read_text(encoding="utf-8-sig").count("\n") == 1
+
+
+def test_a_claims_table_that_fails_the_suite_is_reported_in_the_summary_line(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claims suite runs over the run's claims in large batches; a failure still reaches the summary."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.records import Check, Verdict
+
+    def analyse(doc: Document, ref: Reference, config: Config | None = None) -> tuple[list[Claim], dict[str, Any]]:
+        past_the_end = Claim(doc.doc_id, 2, len(doc.text) + 5, "24GB", "句子", 0, None, None, "memory_size", 24, "GB",
+                             check=Check(Verdict.SUPPORTED, "一致"), claim_id="0123456789abcdef")
+        return [past_the_end], {}
+
+    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    corpus = write_corpus(tmp_path / "corpus", {"a.txt": "显卡\n\n配备24GB显存。\n".encode()})
+    result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-state",
+                                      "--workers", "1", "--quiet"])
+    line = json.loads(result.stderr.strip().splitlines()[-1])
+    assert any("claims table failed validation" in w and "end must not pass the end of the document" in w
+               for w in line["warnings"]), line
