@@ -6,11 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import atomic_write_text
+from ..atomic import AtomicTextFile, atomic_write_text
 from ..records import DocumentResult
 from .claimreview import claimreview_objects
 from .display import Display
-from .html import render_document_html, render_index_html
+from .html import index_html_chunks, render_document_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
 from .paths import safe_name
@@ -65,5 +65,8 @@ def write_index(rows: Sequence[DocRow], out_dir: Path, *, run_info: Mapping[str,
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = sort_rows(list(rows))
     sums = totals(rows)
-    atomic_write_text(out_dir / "index.html", render_index_html(rows, sums, run_info))
+    with AtomicTextFile(out_dir / "index.html") as page:  # written as it renders: one row at a time in memory
+        for chunk in index_html_chunks(rows, sums, run_info):
+            page.write(chunk)
+        page.commit()
     atomic_write_text(out_dir / "summary.md", summary_markdown(rows, sums, run_info))

@@ -11,7 +11,7 @@ import base64
 import hashlib
 import itertools
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -156,8 +156,15 @@ def render_index_html(
     rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
 ) -> str:
     """index.html: every document, worst first, with client-side filters."""
+    return "".join(index_html_chunks(rows, totals, run_info))
+
+
+def index_html_chunks(
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+) -> Iterator[str]:
+    """``render_index_html`` piece by piece, so a page of a million rows is never one string in memory."""
     script, script_hash = _script("index.js.j2")
-    return _env().get_template("index.html.j2").render(
+    return _env().get_template("index.html.j2").generate(
         rows=rows,
         totals=totals,
         info=run_info_items(run_info),
