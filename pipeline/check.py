@@ -278,7 +278,12 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      "0（无 Tensor Core）", first.source_url, first.source_title)
     other_way = _other_fp16_figure(claim, ref, rows, tol) if claim.attribute in ("fp16", "bf16") else None
     if other_way:
-        return Check(Verdict.UNVERIFIABLE, other_way, expected, first.source_url, first.source_title)
+        return Check(Verdict.UNVERIFIABLE, other_way, expected, first.source_url, first.source_title,
+                     Reason.NOT_COMPARABLE)
+    label = _other_precision(claim, ref, tol) if claim.attribute in THROUGHPUT_ATTRIBUTES else None
+    if label is not None:
+        return Check(Verdict.MISATTRIBUTED, f"文中“{_stated(claim)}”是{name}的{label}算力，不是{attr_zh}；{name}的"
+                     f"{attr_zh}应为{expected}。", expected, first.source_url, first.source_title)
     elsewhere = _named_elsewhere(ref, claim, ctx, tol) if (
         claim.attribute in _DISTINCTIVE or claim.extra.get("via") == "substitution") else None
     if elsewhere is not None:
@@ -288,6 +293,34 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+_PRECISION_ZH = {"fp64": "FP64", "fp32": "FP32", "tf32": "TF32", "fp16": "FP16", "bf16": "BF16", "fp8": "FP8",
+                 "int8": "INT8", "fp6": "FP6", "fp4": "FP4", "int4": "INT4"}
+
+
+def _other_precision(claim: Claim, ref: Reference, tol: Tolerance) -> str | None:
+    """The precision and sparsity a throughput figure belongs to when it is not the stated one's: "FP16 1321
+    TFLOPS（稀疏）" on an RTX 4090 is its FP8 sparse figure, "INT8稠密466 TOPS" an RTX 4070's sparse INT8. Only an
+    exact match with the same card's published figure counts."""
+    stated = replace(claim, qualifier=Qualifier.EXACT, multiplier=1, value=_per_card(claim))
+    labels: list[str] = []
+    for attr in (a for a in _PRECISION_ZH if a in NUMERIC_ATTRIBUTES):
+        for pid in ref.members(claim.subject or ""):
+            for r in ref.rows(pid, attr):
+                if attr == claim.attribute and not _other_sparsity(claim, r):
+                    continue
+                if isinstance(r.value, float) and numeric_fits(replace(stated, attribute=attr), [r.value], tol):
+                    sparse = "（稀疏）" if r.scope == "sparse" else "（稠密）" if r.scope == "dense" and attr == \
+                        claim.attribute else ""
+                    labels.append(f"{_PRECISION_ZH[attr]}{sparse}")
+    return "或".join(dict.fromkeys(labels)) or None
+
+
+def _other_sparsity(claim: Claim, row: SpecRow) -> bool:
+    """The row is the same precision's figure with the other sparsity than the text states."""
+    return (claim.detail == "dense" and row.scope == "sparse") or (claim.detail == "sparse" and row.scope in
+                                                                   ("", "dense", "tensor"))
 
 
 def _member_fits(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> bool:
@@ -302,11 +335,14 @@ def _member_fits(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> bool:
 def _other_fp16_figure(claim: Claim, ref: Reference, rows: list[SpecRow], tol: Tolerance) -> str | None:
     """FP16 has several peak figures per card and the reference keeps the Tensor Core one: on the CUDA cores it
     runs at 1, 2 or 4 times the FP32 rate, and GeForce cards quote Tensor Core FP16 with FP32 accumulation at half
-    the rate. A stated figure that is one of those is not shown wrong by the table: say so, do not flag it."""
-    fp32 = [float(r.value) * claim.multiplier for pid in ref.members(claim.subject or "") for r in ref.rows(pid, "fp32")
+    the rate (data-centre cards accumulate in FP32 at full rate). A stated figure that is one of those is not shown
+    wrong by the table: say so, do not flag it."""
+    members = ref.members(claim.subject or "")
+    fp32 = [float(r.value) * claim.multiplier for pid in members for r in ref.rows(pid, "fp32")
             if r.scope in ("", "dense")]
     alternatives = [x * k for x in fp32 for k in (1, 2, 4)]
-    alternatives += [float(r.value) * claim.multiplier / 2 for r in rows]
+    if any("consumer" in ref.products[p].positioning for p in members if p in ref.products):
+        alternatives += [float(r.value) * claim.multiplier / 2 for r in rows]
     stated = replace(claim, qualifier=Qualifier.EXACT)
     if claim.detail == "sparse" or not alternatives or not numeric_fits(stated, alternatives, tol):
         return None

@@ -212,14 +212,15 @@ def size_noun(text: str, q: Quantity) -> str | None:
 def precision_attribute(text: str, q: Quantity) -> str | None:
     """fp64 … int8 for a TFLOPS/TOPS figure: the precision named nearest before it in its clause, else the first
     one right after it, else (elided) the nearest one in the clauses before. None when there is none, when it is
-    one without a reference figure (INT4, 混合精度), or when two are written together before the number
-    ("FP16/BF16 312 TFLOPS" is left alone)."""
+    one without a reference figure (INT4, 混合精度). Two written together before the number ("FP16/BF16 312
+    TFLOPS") give both, "fp16|bf16": the figure is claimed for each, and is wrong if either is."""
     cs, ce = clause_bounds(text, q.start)
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
-            return None
+            pair = [before[-2][2], before[-1][2]]
+            return "|".join(pair) if all(pair) and pair[0] != pair[1] else None
         return before[-1][2]
     after = sorted(((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m),
                    key=lambda x: x[0])

@@ -58,8 +58,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions)
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
-        for subj in subjects:
-            attr = attribute
+        for subj, attr in ((s, a) for s in subjects for a in attribute.split("|")):
             if attr == "cores":
                 attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
             multiplier = _multiplier(text, q, subj, state, expression_totals, unbound)
