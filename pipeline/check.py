@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .check_scoped import check_scoped
+from .check_secondary import check_secondary
 from .config import Tolerance
 from .normalize import normalize_key
 from .records import Check, Claim, Qualifier, Reason, Scope, Verdict
@@ -232,6 +233,9 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
 
 
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
+    secondary = check_secondary(claim, ref)
+    if secondary is not None:
+        return secondary
     ctx = ctx or CheckContext()
     tol = tol or Tolerance()
     if claim.attribute == "manufacturer":

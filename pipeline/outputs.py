@@ -54,6 +54,7 @@ class Outputs:
         self.pending: list[DocumentResult] = []
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
+        self.reasons: Counter[str] = Counter()  # why claims are unverifiable
         self.claims = self.skipped = self.errors = self.flagged_new = 0
         self.decisions = store.decisions() if store else {}
         self.date = now()[:10]
@@ -87,6 +88,8 @@ class Outputs:
                 self.validator.add(d)
             self.claims_hash.update(claims_out.write(d).encode())
             self.verdicts[d["verdict"]] += 1
+            if d.get("reason"):
+                self.reasons[d["reason"]] += 1
             # a flag an editor has decided on (accepted, dismissed, corrected) is never alerted again
             if fresh and d["verdict"] in fail_on and d["review_status"] == "open":
                 self.flagged_new += 1
@@ -158,7 +161,7 @@ class Outputs:
         from .atomic import atomic_write_text
 
         self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
-                              "errors": self.errors, "verdicts": dict(self.verdicts)}
+                              "errors": self.errors, "verdicts": dict(self.verdicts), "reasons": dict(self.reasons)}
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
 
 
