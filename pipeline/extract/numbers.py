@@ -24,6 +24,7 @@ from .subjects import (
 )
 
 _FORM_HINT = cues.LEX.regex("variant_token")
+_ORDINAL = re.compile(r"\s*(?:代|世代|版)")
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
 
 
@@ -36,8 +37,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     respectively = _respectively(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     for q in quantities:
-        if any(s < q.end and q.num_start < e for s, e in spans):
-            continue
+        if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
+                text[max(0, q.start - 1):q.start] == "第"):
+            continue  # inside a name, or an ordinal: 第3代 is a generation, not a count
         if _variant_of(q, mentions):
             subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
             if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
@@ -319,7 +321,9 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
         out = [m.group(0) for m in _FORM_HINT.finditer(span)]
         return out + [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(span)] if sizes_are_hints else out
 
-    hints = found(text[cs:q.start])
+    bracket = _BRACKET_AFTER.match(text, q.end)  # "TDP为250W（PCIe版）": the variant the value is given for
+    hints = found(bracket.group(1)) if bracket else []
+    hints = hints or found(text[cs:q.start])
     if not hints:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
         after = re.match(r"[^,;。]{0,8}?的\s*([^,;。]{0,12}?(?:版本|版|型号))", text[q.end:ce])
         hints = found(after.group(1)) if after else []
@@ -334,6 +338,7 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     return " ".join(h.strip() for h in hints if h.strip()) or None
 
 
+_BRACKET_AFTER = re.compile(r"\s*[(（]([^()（）]{1,16})[)）]")
 _CONTINUATION = re.compile(rf"\s*(?:则|也|更是|已经?|均|都)?\s*{cues.LEX.alt('continuation_verb')}?\s*")
 _NOT_THE_CARD = cues.LEX.regex("not_the_card")
 

@@ -1,0 +1,92 @@
+"""Whose figure it is, how sure we are, and what it is a figure of (issue: owner with evidence, scope for every
+figure, abstain instead of guessing). Every case asserts the complete claim list of its text, and the reason of
+each unverifiable claim. Texts are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.api import check_text
+from tests.claim_helpers import rows
+
+P, U, S, C, M = "product", "unverifiable", "supported", "contradicted", "misattributed"
+
+
+def claims_with_reasons(text: str, doc_id: str) -> list[tuple[object, ...]]:
+    claims = check_text(text, doc_id=doc_id)
+    return [(*r, c.check.reason.value if c.check and c.check.reason else None) for r, c in zip(rows(claims), claims,
+                                                                                                strict=True)]
+
+
+# fmt: off
+OWNER_CASES = [
+    # the last of two cards named in earlier clauses is a guess: no flag
+    ("A100和H100都很强，显存为96GB。", "t.txt",
+     [("96GB", "memory_size", "nvidia_h100", P, U, "owner_uncertain")]),
+    # a heading's card owns its section
+    ("## A100\n\n显存为40GB。\n\n## H100\n\n显存为96GB。", "t.md",
+     [("40GB", "memory_size", "nvidia_a100", P, S, None), ("96GB", "memory_size", "nvidia_h100", P, C, None)]),
+    # an article about one card: its topic holds across paragraphs
+    ("A100介绍\n\nA100的显存为40GB。\n\n另一段里，显存为96GB。", "t.txt",
+     [("40GB", "memory_size", "nvidia_a100", P, S, None), ("96GB", "memory_size", "nvidia_a100", P, C, None)]),
+    # two cards so far, a new paragraph names none: whose is the figure? not flagged
+    ("GPU对比\n\nA100的显存为40GB。H100的功耗为700W。\n\n显存为96GB。", "t.txt",
+     [("40GB", "memory_size", "nvidia_a100", P, S, None), ("700W", "tdp", "nvidia_h100", P, S, None),
+      ("96GB", "memory_size", "nvidia_h100", P, U, "owner_uncertain")]),
+    # a compared card owns what its own clause says of it
+    ("B200的显存为192GB，相比之下，H100的显存为80GB。", "t.txt",
+     [("192GB", "memory_size", "nvidia_b200", P, S, None), ("80GB", "memory_size", "nvidia_h100", P, S, None)]),
+    ("B200的显存带宽为8TB/s（vs H100的3.35TB/s）。", "t.txt",
+     [("8TB/s", "memory_bandwidth", "nvidia_b200", P, S, None),
+      ("3.35TB/s", "memory_bandwidth", "nvidia_h100", P, S, None)]),
+    ("B200的显存带宽为8TB/s（vs H100的4TB/s）。", "t.txt",
+     [("8TB/s", "memory_bandwidth", "nvidia_b200", P, S, None),
+      ("4TB/s", "memory_bandwidth", "nvidia_h100", P, C, None)]),
+    # the card in brackets right after a value owns it
+    ("显存类型：HBM3（H100）、GDDR6X（RTX 4090）。", "t.txt",
+     [("HBM3", "memory_type", "nvidia_h100", P, S, None), ("GDDR6X", "memory_type", "nvidia_rtx_4090", P, S, None)]),
+    ("显存类型：GDDR6X（H100）。", "t.txt", [("GDDR6X", "memory_type", "nvidia_h100", P, C, None)]),
+    # X的特供版 is not X: the section's card owns the figure
+    ("## H800\n\nH100的中国特供版，NVLink带宽为400GB/s。", "t.md",
+     [("400GB/s", "interconnect_bandwidth", "nvidia_h800", P, S, None)]),
+    # a card the reference does not know owns its section's figures
+    ("## MTT S3000\n\n显存为32GB。", "t.md",
+     [("32GB", "memory_size", "model:mthreads:s3000", P, U, "not_in_reference")]),
+    # a variant named after the figure picks the row it is checked against
+    ("A100的TDP为400W（PCIe版）。", "t.txt", [("400W", "tdp", "nvidia_a100", P, C, None)]),
+    ("A100的TDP为400W（SXM4版）。", "t.txt", [("400W", "tdp", "nvidia_a100", P, S, None)]),
+]
+
+SCOPE_CASES = [
+    ("H100的每个SM有128个FP32核心。", [("128个", "cuda_cores", "nvidia_h100", "unit", S, None)]),
+    ("H100的每个SM有256个FP32核心。", [("256个", "cuda_cores", "nvidia_h100", "unit", C, None)]),
+    ("完整的GH100芯片有144个SM。", [("144个", "sm_count", "GH100", "chip", S, None)]),
+    ("H100有144个SM。", [("144个", "sm_count", "nvidia_h100", P, C, None)]),  # the full die's figure, not the card's
+    ("Gaudi 2每节点总计768GB显存。", [("768GB", "memory_size", "intel_gaudi_2", "system", U, "scope_not_product")]),
+    ("GB200 NVL72的显存合计为13.5TB。", [("13.5TB", "memory_size", "nvidia_gb200", "system", S, None)]),
+    ("8卡A100 80GB服务器共有640GB显存。", [("80GB", "memory_size", "nvidia_a100", P, S, None),
+                                      ("640GB", "memory_size", "nvidia_a100", "system", S, None)]),
+    ("PCIe 4.0 x16的单向带宽为32GB/s。", [("32GB/s", "interconnect_bandwidth", "pcie_4_x16", "link", S, None)]),
+    ("PCIe 5.0 x16只有128GB/s双向带宽。", [("128GB/s", "interconnect_bandwidth", "pcie_5_x16", "link", S, None)]),
+    ("PCIe 4.0 x16的单向带宽为64GB/s。", [("64GB/s", "interconnect_bandwidth", "pcie_4_x16", "link", C, None)]),
+    # NVLink is quoted as the total of both directions; another generation's figure is named as such
+    ("NVLink 5.0的带宽为900GB/s。", [("900GB/s", "interconnect_bandwidth", "nvlink_5", "link", M, None)]),
+    ("NVLink 5.0的带宽为1.8TB/s。", [("1.8TB/s", "interconnect_bandwidth", "nvlink_5", "link", S, None)]),
+    ("RTX 4090有16MB的L1缓存。", [("16MB", "cache_size", "nvidia_rtx_4090", P, U, "no_reference_value")]),
+    ("Gaudi 3配备128GB（2×64GB）HBM2e显存。", [("128GB", "memory_size", "intel_gaudi_3", P, S, None),
+                                          ("64GB", "memory_size", "intel_gaudi_3", "unit", U, "scope_not_product"),
+                                          ("HBM2e", "memory_type", "intel_gaudi_3", P, S, None)]),
+    # an ordinal is a generation, not a count
+    ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None)]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "doc_id", "expected"), OWNER_CASES)
+def test_owner(text: str, doc_id: str, expected: list[tuple[object, ...]]) -> None:
+    assert claims_with_reasons(text, doc_id) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), SCOPE_CASES)
+def test_scope(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert claims_with_reasons(text, "t.txt") == expected
