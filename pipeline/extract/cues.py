@@ -11,7 +11,7 @@ import re
 from ..lexicon import load_lexicon
 from .quantities import Quantity
 
-CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n]")
+CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n|]")  # "|" separates the items of a spec line: "显存 80GB | 带宽 3TB/s"
 LEX = load_lexicon()
 _W = LEX.alt  # a role's words as one alternation
 
@@ -105,6 +105,9 @@ def clause_bounds(text: str, pos: int) -> tuple[int, int]:
     return start, (m.start() if m else len(text))
 
 
+_OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
+
+
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
     right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
@@ -113,6 +116,8 @@ def count_attribute(text: str, q: Quantity) -> str | None:
             return attr
     if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
         return "mig_instances"  # "4个独立的GPU实例"
+    if _OTHER_UNIT.match(right):
+        return None  # "466个张量TFLOPS": a throughput written with a classifier, not a count of the cue before it
     cs, _ce = clause_bounds(text, q.start)
     left = text[cs:q.start]
     found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]
