@@ -85,7 +85,8 @@ FORM_CASES = [
     ("A100：FP32 19.5 TFLOPS | FP16 624 TFLOPS（稀疏）", "t.txt",
      [("19.5 TFLOPS", "fp32", "nvidia_a100", P, S, None), ("624 TFLOPS", "fp16", "nvidia_a100", P, S, None)]),
     # a throughput written with a classifier is not a count of the units named before it
-    ("RTX 4070的184个张量核心提供466个张量TFLOPS。", "t.txt", [("184个", "tensor_cores", "nvidia_rtx_4070", P, S, None)]),
+    ("RTX 4070的184个张量核心提供466个张量TFLOPS。", "t.txt",
+     [("184个", "tensor_cores", "nvidia_rtx_4070", P, S, None)]),
     ("H100的显存带宽为3.35到3.9TB/s。", "t.txt", [("3.35到3.9TB/s", "memory_bandwidth", "nvidia_h100", P, S, None)]),
     ("H100的显存为~~40GB~~ 80GB。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
     ("H100的显存为==80GB==。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
