@@ -10,11 +10,9 @@ from .check_scoped import check_scoped
 from .check_secondary import check_secondary
 from .config import Tolerance
 from .normalize import normalize_key
-from .records import Check, Claim, Qualifier, Reason, Scope, Verdict
+from .records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
-# how an owner was found when it is only a guess (pipeline.extract.subjects.UNCERTAIN)
-UNCERTAIN_OWNER = frozenset({"sentence_guess", "topic_guess", "change_source"})
 # numbers that identify a card well enough to say "this is card Y's figure"
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
@@ -224,7 +222,7 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
     if not check.verdict.is_flag or claim.attribute == "code":
         return check
     name = ref.name(claim.subject or "")
-    if claim.extra.get("via", "explicit") in UNCERTAIN_OWNER:
+    if claim.extra.get("via", "explicit") in UNCERTAIN_OWNERS:
         attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{_stated(claim)}”属于哪张卡；若指{name}，其{attr_zh}"
                      f"应为{check.expected or '（参考表无数据）'}。归属不明，不作判断。", check.expected, check.source,

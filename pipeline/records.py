@@ -63,6 +63,12 @@ class Reason(str, Enum):
     NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
 
 
+# how an owner was found when it is only a guess (pipeline.extract.subjects sets Claim.extra["via"]): the last of
+# several cards, one of a list the figure is not said of each (no 都/分别), a topic from another paragraph or section,
+# the value a change started from
+UNCERTAIN_OWNERS = frozenset({"sentence_guess", "list_guess", "topic_guess", "change_source"})
+
+
 class Qualifier(str, Enum):
     EXACT = "exact"
     UP_TO = "up_to"

@@ -52,6 +52,15 @@ OWNER_CASES = [
     # a card the reference does not know owns its section's figures
     ("## MTT S3000\n\n显存为32GB。", "t.md",
      [("32GB", "memory_size", "model:mthreads:s3000", P, U, "not_in_reference")]),
+    # one card of a list the figure is not said of each (no 分别, no 都): a guess
+    ("RTX 4090、RTX 4080、RTX 4070发布：功耗320W。", "t.txt",
+     [("320W", "tdp", "nvidia_rtx_4070", P, U, "owner_uncertain")]),
+    ("A100与H100都采用HBM显存。", "t.txt",
+     [("HBM", "memory_type", "nvidia_a100", P, S, None), ("HBM", "memory_type", "nvidia_h100", P, S, None)]),
+    # a narrative of change: what it changed from is no claim, nor a generation the industry moved to
+    ("H100的显存由HBM2e升级为HBM3。", "t.txt", [("HBM3", "memory_type", "nvidia_h100", P, S, None)]),
+    ("A100发布之后，英伟达从Ampere架构升级到Hopper架构。", "t.txt", []),
+    ("A100基于Hopper架构。", "t.txt", [("Hopper", "architecture", "nvidia_a100", P, C, None)]),
     # a variant named after the figure picks the row it is checked against
     ("A100的TDP为400W（PCIe版）。", "t.txt", [("400W", "tdp", "nvidia_a100", P, C, None)]),
     ("A100的TDP为400W（SXM4版）。", "t.txt", [("400W", "tdp", "nvidia_a100", P, S, None)]),

@@ -28,9 +28,9 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
         cs, _ce = cues.clause_bounds(text, m.start)
         if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
-        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
-                text[max(0, m.start - 4):m.start]):
-            continue  # the type something changed from, or one compared with (低于HBM显卡)
+        if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
+                text[max(0, m.start - 4):m.start]) or _changed_to(text, m, mentions, cs):
+            continue  # what something changed from or to in a narrative, or one compared with (低于HBM显卡)
         if m.kind == "memory_type":
             if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
                     o is not m and abs(o.start - m.end) <= 3 for o in memory)):
@@ -56,6 +56,20 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                              variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,
                                                                                         attribute)))
     return out
+
+
+_CHANGED_TO = re.compile(r"(?:升级|演进|过渡|发展|换代|迭代|转向)(?:到|为|至)?\s*$")
+
+
+def _changed_to(text: str, m: Mention, mentions: list[Mention], cs: int) -> bool:
+    """"从Ampere架构升级到Hopper架构": the name a change went to, after one of the same kind it came from, with no
+    card in the clause -- a narrative of generations, not a card's architecture."""
+    if not _CHANGED_TO.search(text, cs, m.start):
+        return False
+    came_from = any(o.kind == m.kind and cs <= o.start < m.start and re.search(r"(?:从|由)\s*$",
+                                                                              text[max(0, o.start - 3):o.start])
+                    for o in mentions)
+    return came_from and not any(o.kind in SUBJECT_KINDS and cs <= o.start < m.start for o in mentions)
 
 
 def _size_before(text: str, m: Mention, attribute: str) -> str | None:

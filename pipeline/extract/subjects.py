@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..lexicon import load_lexicon
-from ..records import Mention
+from ..records import UNCERTAIN_OWNERS, Mention
 from .cues import (
     AS_GPU,
     COMPARE_AFTER,
@@ -44,7 +44,7 @@ class Subject:
 # says ``unverifiable`` (reason ``owner_uncertain``) instead of flagging them.
 CERTAIN = frozenset({"explicit", "clause", "comparison", "pronoun", "sentence", "respectively", "table",
                      "substitution", "topic", "heading"})
-UNCERTAIN = frozenset({"sentence_guess", "topic_guess", "change_source"})
+UNCERTAIN = UNCERTAIN_OWNERS
 
 
 @dataclass
@@ -199,7 +199,9 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
             if compared and not (owns(text, item, pos) or _said_of(text, item, pos)):
                 continue
             group = _coordinated(text, item, products, pos)
-            return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
+            via = "comparison" if compared else "list_guess" if len(group) == 1 and _listed(text, item, products) \
+                else "clause"
+            return [_substituted(text, m, mentions, state, via) for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
@@ -245,6 +247,14 @@ def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> li
         if all(g.ref != o.ref for g in group):
             group.insert(0, o)
     return group
+
+
+def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
+    """The card closes a list of cards ("RTX 4090、RTX 4080、RTX 4070发布：…", "A和B的显存为…") that says neither
+    分别 nor 都/均: which one the figure is said of is a guess."""
+    before = [p for p in products if p.end <= m.start]
+    return bool(before) and bool(COORDINATOR.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
+                                                                                               "", 1)))
 
 
 def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:
