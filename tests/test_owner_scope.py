@@ -99,6 +99,20 @@ FORM_CASES = [
     ("H100的显存带宽为3.35到3.9TB/s。", "t.txt", [("3.35到3.9TB/s", "memory_bandwidth", "nvidia_h100", P, S, None)]),
     ("H100的显存为~~40GB~~ 80GB。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
     ("H100的显存为==80GB==。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
+    # a label/value table reads its rows as sentences about the section's card
+    ("## H100\n\n| 参数 | 数值 |\n|---|---|\n| 显存 | 80GB HBM3 |\n| 功耗 | 800W |\n", "t.md",
+     [("80GB", "memory_size", "nvidia_h100", P, S, None), ("HBM3", "memory_type", "nvidia_h100", P, S, None),
+      ("800W", "tdp", "nvidia_h100", P, C, None)]),
+    # an architecture with the cards it lists in brackets: each card's architecture
+    ("前代架构：Hopper（H100、A100）", "t.txt",
+     [("H100", "architecture", "nvidia_h100", P, S, None), ("A100", "architecture", "nvidia_a100", P, C, None)]),
+    # a fence that holds a spec sheet, not code, is read as text
+    ("## H100\n\n```\nH100 规格：\n显存：80GB HBM3\n功耗：700W\n```\n", "t.md",
+     [("80GB", "memory_size", "nvidia_h100", P, S, None), ("HBM3", "memory_type", "nvidia_h100", P, S, None),
+      ("700W", "tdp", "nvidia_h100", P, S, None)]),
+    # "N1 vs N2" under a heading: which side is the heading's card? not flagged
+    ("## B200\n\n显存：192GB vs 80GB\n", "t.md",
+     [("192GB", "memory_size", "nvidia_b200", P, S, None), ("80GB", "memory_size", "nvidia_b200", P, U, "owner_uncertain")]),
 ]
 # fmt: on
 

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from ..records import BlockKind, Claim, Document, Mention, Sentence
+from ..records import BlockKind, Claim, Document, Mention, Sentence, Table
 from ..reference import Reference
 from ..segment import Segmented
 from . import cues
@@ -21,7 +21,7 @@ from .names import (
 )
 from .numbers import _card_count, _quantity_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
-from .tables import table_claims
+from .tables import key_value_rows, table_claims
 from .topic import enter_sentence, leave_sentence
 
 
@@ -32,7 +32,11 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
     prev_end = 0
+    index = len(seg.sentences)  # table rows are numbered after the prose sentences
+    tables = sorted(doc.tables, key=lambda t: t.start)
     for sent in seg.sentences:
+        while tables and tables[0].start < sent.start:  # a table is read where it stands, with the topic there
+            index = _table(doc, seg, tables.pop(0), ref, state, claims, index)
         text = seg.norm[sent.start:sent.end]
         lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
         mentions = [_local(m, sent.start) for m in ordered[lo:hi] if m.end <= sent.end]
@@ -45,16 +49,30 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         update_topic(text, mentions, state)
         leave_sentence(state, sent, seg.norm, mentions)
         _update_pending(text, mentions, state)
-    index = len(seg.sentences)
-    for table in doc.tables:
-        for row_sentence, drafts in table_claims(doc, seg, table, ref, state):
-            sent = Sentence(index, row_sentence[0], row_sentence[1], doc.text[row_sentence[0]:row_sentence[1]],
-                            BlockKind.TABLE)
-            index += 1
-            for d in drafts:
-                claims.extend(_finish(doc, sent, d))
+    for table in tables:
+        index = _table(doc, seg, table, ref, state, claims, index)
     claims.sort(key=lambda c: (c.start, c.end, c.attribute))
     return claims
+
+
+def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState, claims: list[Claim],
+           index: int) -> int:
+    """The claims of one table: by its card column or row, else (a label/value table) each row as a sentence about
+    the topic. Returns the next sentence index."""
+    rows = list(table_claims(doc, seg, table, ref, state))
+    for (start, end), drafts in rows:
+        sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
+        index += 1
+        for d in drafts:
+            claims.extend(_finish(doc, sent, d))
+    if rows:
+        return index
+    for start, end, text, mentions in key_value_rows(seg, table, ref):
+        sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
+        index += 1
+        for d in sentence_drafts(text, mentions, state, ref):
+            claims.extend(_finish(doc, sent, d))
+    return index
 
 
 def _local(m: Mention, by: int) -> Mention:

@@ -26,7 +26,11 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             respectively.update({v.start: as_subject(text, c) for v, c in zip(values, cards, strict=True)})
     for m in mentions:
         cs, _ce = cues.clause_bounds(text, m.start)
-        if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
+        listed = _bracketed_products(text, m, mentions) if m.kind == "architecture" else []
+        for p in listed:  # "Hopper（H100、H800）", "Ampere架构 (代表产品: A100)": each listed card's architecture
+            out.append(Draft(p.start, p.end, as_subject(text, p, "clause"), "architecture", m.ref, None,
+                             variant=p.variant))
+        if listed or cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
         if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
                 text[max(0, m.start - 4):m.start]) or _changed_to(text, m, mentions, cs):
@@ -56,6 +60,26 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                              variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,
                                                                                         attribute)))
     return out
+
+
+_BRACKET_LIST = re.compile(r"\s*(?:架构|微架构)?\s*[(（]\s*(?:(?:代表|主要|典型)?(?:产品|型号|显卡|GPU)\s*[:：]?\s*|"
+                           r"如|例如|包括)?", re.I)
+
+
+def _bracketed_products(text: str, m: Mention, mentions: list[Mention]) -> list[Mention]:
+    """The cards listed in brackets right after an architecture's name, and nothing else in the brackets."""
+    opened = _BRACKET_LIST.match(text, m.end)
+    if not opened:
+        return []
+    close = re.compile(r"[)）]").search(text, opened.end())
+    if not close:
+        return []
+    inside = [o for o in mentions if opened.end() <= o.start and o.end <= close.start()]
+    cards = [o for o in inside if o.kind == "product"]
+    rest = text[opened.end():close.start()]
+    for o in sorted(inside, key=lambda o: o.start, reverse=True):
+        rest = rest[:o.start - opened.end()] + rest[o.end - opened.end():]
+    return cards if cards and len(cards) == len(inside) and re.fullmatch(r"[\s,，、/和与及等]*", rest) else []
 
 
 _CHANGED_TO = re.compile(r"(?:升级|演进|过渡|发展|换代|迭代|转向)(?:到|为|至)?\s*$")

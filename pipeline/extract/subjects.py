@@ -165,6 +165,7 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
     return []
 
 
+_VERSUS = re.compile(r"(?<![A-Za-z])(?:vs\.?|VS\.?|对比)(?![A-Za-z])")
 _OPEN = re.compile(r"\s*[(（]\s*")
 _CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
 
@@ -228,6 +229,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     if state.topic is None:
         return []
     via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
+    if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
+        via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
