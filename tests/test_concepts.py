@@ -108,8 +108,8 @@ MODEL_CASES = [
     ("我们用COCO数据集评估检测精度。",         []),
     ("常见的模型例如ImageNet都很吃显存。",     [concept("模型例如ImageNet", "imagenet", "model")]),
     ("ImageNet这类大模型参数量很大。",        [concept("ImageNet", "imagenet", "model")]),
-    ("ImageNet这类数据集很大。",             []),
     ("BERT这类大模型需要大量显存。",           []),  # BERT is a model
+    ("ImageNet这类数据集很大。",             []),
 ]
 # fmt: on
 
