@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import LINK, SYS, UNIT, C, P, S, U, claims_for, gap, rows
+from pipeline.records import Verdict
+from tests.claim_helpers import LINK, SYS, UNIT, C, M, P, S, U, claims_for, gap, rows
 
 Rows = list[tuple[object, ...]]
 
@@ -111,7 +112,8 @@ THROUGHPUT_CASES = [
     ("A100的FP16 Tensor算力为400 TFLOPS。",    [("400 TFLOPS", "fp16", "nvidia_a100", P, C)]),
     ("A100的FP16算力为312 TFLOPS，稀疏时可达624 TFLOPS。",
      [("312 TFLOPS", "fp16", "nvidia_a100", P, S), ("可达624 TFLOPS", "fp16", "nvidia_a100", P, S)]),
-    ("A100的稀疏FP16算力为312 TFLOPS。",        [("312 TFLOPS", "fp16", "nvidia_a100", P, C)]),  # the dense figure
+    # the dense figure said to be the sparse one: the card's figure for another label
+    ("A100的稀疏FP16算力为312 TFLOPS。",        [("312 TFLOPS", "fp16", "nvidia_a100", P, M)]),
     # sparse, quoted without saying so
     ("H100 SXM5的FP8算力高达3958 TFLOPS。",     [("高达3958 TFLOPS", "fp8", "nvidia_h100", P, S)]),
     ("A100的FP64 Tensor Core算力为19.5 TFLOPS。", [("19.5 TFLOPS", "fp64", "nvidia_a100", P, S)]),
@@ -133,14 +135,36 @@ def test_throughput_claims(text: str, expected: Rows) -> None:
     assert rows(claims_for(text)) == expected
 
 
-NOT_COMPARABLE = "FP16 on CUDA cores is another kind of figure than the table's: reason should be not_comparable"
+# fmt: off
+PRECISION_LABEL_CASES = [
+    # a figure given the wrong precision or sparsity is the card's figure for another one: misattributed, named
+    ("RTX 4090的FP16算力为1321 TFLOPS（稀疏）。", [("1321 TFLOPS", "fp16", "nvidia_rtx_4090", P, M)], "FP8（稀疏）"),
+    ("A100的INT8稠密算力为1248 TOPS。",         [("1248 TOPS", "int8", "nvidia_a100", P, M)], "INT8（稀疏）"),
+    ("A100的TF32算力为19.5 TFLOPS。",           [("19.5 TFLOPS", "tf32", "nvidia_a100", P, M)], "FP32"),
+    # two precisions written together: the figure is claimed for each, wrong if either is
+    ("A100的FP16/BF16算力为312 TFLOPS。",
+     [("312 TFLOPS", "bf16", "nvidia_a100", P, S), ("312 TFLOPS", "fp16", "nvidia_a100", P, S)], ""),
+    ("H100 SXM5的FP16/TF32稀疏算力为1979 TFLOPS。",
+     [("1979 TFLOPS", "fp16", "nvidia_h100", P, S), ("1979 TFLOPS", "tf32", "nvidia_h100", P, M)], "FP16（稀疏）"),
+    # the right figure with the right label stays supported
+    ("RTX 4090的FP8稀疏算力为1321 TFLOPS。",      [("1321 TFLOPS", "fp8", "nvidia_rtx_4090", P, S)], ""),
+    ("A30的TF32算力为82 TFLOPS。",               [("82 TFLOPS", "tf32", "nvidia_a30", P, S)], ""),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected", "named"), PRECISION_LABEL_CASES)
+def test_precision_labels(text: str, expected: Rows, named: str) -> None:
+    claims = claims_for(text)
+    assert rows(claims) == expected
+    assert all(named in c.check.explanation for c in claims if c.verdict is Verdict.MISATTRIBUTED)  # type: ignore[union-attr]
+
+
 # fmt: off
 OTHER_KIND_OF_FIGURE_CASES = [
     # FP16 on CUDA cores (1, 2 or 4 times FP32) or with FP32 accumulation: not the table's figure, not wrong
-    gap("RTX 3090的FP16算力为35.6 TFLOPS。", [("35.6 TFLOPS", "fp16", "nvidia_rtx_3090", P, U, "not_comparable")],
-        reason=NOT_COMPARABLE),
-    gap("A100的FP16算力为78 TFLOPS。",       [("78 TFLOPS", "fp16", "nvidia_a100", P, U, "not_comparable")],
-        reason=NOT_COMPARABLE),
+    ("RTX 3090的FP16算力为35.6 TFLOPS。", [("35.6 TFLOPS", "fp16", "nvidia_rtx_3090", P, U, "not_comparable")]),
+    ("A100的FP16算力为78 TFLOPS。",       [("78 TFLOPS", "fp16", "nvidia_a100", P, U, "not_comparable")]),
 ]
 # fmt: on
 
@@ -152,15 +176,14 @@ def test_throughput_of_another_kind_is_unverifiable(text: str, expected: Rows) -
 
 # fmt: off
 NO_CHECKABLE_PRECISION_CASES = [
-    # two precisions, an INT4 figure (left to the lexicon's '-'), no precision, a workload: no claim; each with its
-    # control, where one checkable precision makes the same figure a claim
-    ("A100的FP16/BF16算力为312 TFLOPS。",  []),
-    ("A100的FP16算力为312 TFLOPS。",       [("312 TFLOPS", "fp16", "nvidia_a100", P, S)]),
+    # an INT4 figure (left to the lexicon's '-'), no precision, a workload: no claim; each with its control, where
+    # one checkable precision makes the same figure a claim
     ("A100的INT4算力为1248 TOPS。",        []),
     ("A100的INT8算力为1248 TOPS。",        [("1248 TOPS", "int8", "nvidia_a100", P, S)]),
     ("A100的AI算力为312 TFLOPS。",         []),
     ("A100的TF32算力为312 TFLOPS。",       [("312 TFLOPS", "tf32", "nvidia_a100", P, S)]),
     ("训练GPT-3需要3.14e23 FLOPS的计算量。", []),
+    ("训练GPT-3用的V100，FP16算力为125 TFLOPS。", [("125 TFLOPS", "fp16", "nvidia_tesla_v100", P, S)]),
 ]
 # fmt: on
 
@@ -347,7 +370,8 @@ def test_deployment_numbers_are_not_card_specs(text: str, expected: Rows) -> Non
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("A100的FP16稠密算力为624 TFLOPS。", [("624 TFLOPS", "fp16", "nvidia_a100", P, C, "dense")]),
+    # the sparse figure said to be the dense one: the card's figure for another label
+    ("A100的FP16稠密算力为624 TFLOPS。", [("624 TFLOPS", "fp16", "nvidia_a100", P, M, "dense")]),
     ("A100的FP16稠密算力为312 TFLOPS。", [("312 TFLOPS", "fp16", "nvidia_a100", P, S, "dense")]),
 ])
 def test_dense_throughput_is_the_dense_figure(text: str, expected: Rows) -> None:
