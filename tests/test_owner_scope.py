@@ -112,7 +112,8 @@ FORM_CASES = [
       ("700W", "tdp", "nvidia_h100", P, S, None)]),
     # "N1 vs N2" under a heading: which side is the heading's card? not flagged
     ("## B200\n\n显存：192GB vs 80GB\n", "t.md",
-     [("192GB", "memory_size", "nvidia_b200", P, S, None), ("80GB", "memory_size", "nvidia_b200", P, U, "owner_uncertain")]),
+     [("192GB", "memory_size", "nvidia_b200", P, S, None),
+      ("80GB", "memory_size", "nvidia_b200", P, U, "owner_uncertain")]),
 ]
 # fmt: on
 
