@@ -244,6 +244,13 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_concept(claim, ref)
     if claim.subject in ref.links and claim.scope is Scope.PRODUCT:
         claim = replace(claim, scope=Scope.LINK)
+    if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
+        system = ref.entity(claim.scope_detail or "")
+        if system is not None and system.kind == "system" and ref.facts(system.id, claim.attribute):
+            return check_scoped(claim, ref, tol)  # "DGX H100的显存640GB": the system's own figure
+        if claim.attribute == "tdp" and not (claim.scope_detail or "").isdigit():  # a named system, not N cards
+            return Check(Verdict.UNVERIFIABLE, f"文中“{_stated(claim)}”是整机功耗，不等于各卡功耗之和，"
+                         "参考表没有这套系统的功耗，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
     if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1:
         return check_scoped(claim, ref, tol)
     if claim.attribute == "interface":

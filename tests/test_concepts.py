@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.records import Claim
-from tests.claim_helpers import SYS, C, P, S, claims_for, flags, gap, rows
+from tests.claim_helpers import SYS, C, P, S, claims_for, flags, rows
 
 Rows = list[tuple[object, ...]]
 
@@ -48,10 +48,11 @@ POOLING_CASES = [
     ("MIG技术能够把多张卡聚合成一个大GPU。",               [concept("MIG技术能够把多张卡聚合成一个", "mig", POOL)]),
     ("MIG可以把一块A100切分成多个实例。",                []),
     # NVLink does join several GPUs: said with a pooling verb it is a supported claim, else none
-    ("NVLink可以把多块GPU连成一个整体。",                 []),
+    ("NVLink可以把多块GPU连成一个整体。",
+     [concept("NVLink可以把多块GPU连成一个整体", "nvlink", POOL, S)]),
+    ("NVLink可以让多块GPU交换数据。",                    []),
     ("NVLink能把多块显卡并联成一块使用。",                [concept("NVLink能把多块显卡并联", "nvlink", POOL, S)]),
-    gap("vGPU能把多块GPU连成一个整体。",                 [concept("vGPU能把多块GPU连成一个整体", "vgpu", POOL)],
-        reason="'连成一个整体' is no pooling predicate: a virtualization term said to join GPUs is not flagged"),
+    ("vGPU能把多块GPU连成一个整体。",                 [concept("vGPU能把多块GPU连成一个整体", "vgpu", POOL)]),
 ]
 # fmt: on
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import C, P, S, U, claims_for, gap, rows
+from tests.claim_helpers import C, P, S, U, claims_for, rows
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -73,8 +73,7 @@ MAKER_CASES = [
     ("H100由英特尔推出，采用了至强处理器。",          [("英特尔推出", "manufacturer", "nvidia_h100", P, C)]),
     ("AMD推出的EPYC处理器可以搭配8块H100使用。",      []),
     ("AMD推出的H100加速卡，可以8块一起使用。",        [("AMD推出", "manufacturer", "nvidia_h100", P, C)]),
-    gap("AMD推出的H100可以搭配EPYC处理器使用。",      [("AMD推出", "manufacturer", "nvidia_h100", P, C)],
-        reason="a processor named later in the clause drops the claim that AMD made the H100 named right after it"),
+    ("AMD推出的H100可以搭配EPYC处理器使用。",      [("AMD推出", "manufacturer", "nvidia_h100", P, C)]),
 ]
 # fmt: on
 

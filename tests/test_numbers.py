@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.records import Verdict
-from tests.claim_helpers import LINK, SYS, UNIT, C, M, P, S, U, claims_for, gap, rows
+from tests.claim_helpers import LINK, SYS, UNIT, C, M, P, S, U, claims_for, rows
 
 Rows = list[tuple[object, ...]]
 
@@ -208,8 +208,7 @@ NOT_RATED_CASES = [
     ("部分非公版4090可达600W。",                 []),  # partner boards
     ("公版4090可达450W。",                     [("可达450W", "tdp", "nvidia_rtx_4090", P, S)]),
     # a DGX's power is the system's (systems.csv: DGX H100 10.2 kW), not eight cards' TDP
-    gap("一台DGX H100的功耗为10.2kW。",           [("10.2kW", "tdp", "nvidia_h100", SYS, S)],
-        reason="a DGX system's power yields no claim; the systems table (power_w 10200) could check it"),
+    ("一台DGX H100的功耗为10.2kW。",           [("10.2kW", "tdp", "nvidia_h100", SYS, S)]),
     ("2080 Ti的功耗比Titan RTX低30W。",          []),  # a difference
     ("2080 Ti的功耗为250W。",                   [("250W", "tdp", "nvidia_rtx_2080_ti", P, S)]),
     ("RTX 4090显存频率21Gbps。",                []),  # per-pin rate
@@ -356,8 +355,7 @@ DEPLOYMENT_CASES = [
     ("RTX 4090有24GB显存，跑70B时要把一部分层offload到内存里。", [("24GB", "memory_size", "nvidia_rtx_4090", P, S)]),
     ("A100服务器的内存带宽为204.8GB/s。",                []),  # the host's RAM
     ("A100的显存带宽为2039GB/s。",                    [("2039GB/s", "memory_bandwidth", "nvidia_a100", P, S)]),
-    gap("A100服务器里每张卡的显存带宽为2039GB/s。",         [("2039GB/s", "memory_bandwidth", "nvidia_a100", P, S)],
-        reason="每张卡 after 'A100服务器' makes it one card's figure, yet the named system wins: scope system"),
+    ("A100服务器里每张卡的显存带宽为2039GB/s。",         [("2039GB/s", "memory_bandwidth", "nvidia_a100", P, S)]),
     ("H100很贵。FP8是Hopper和Ada架构新增的数据格式。",        []),  # architectures listed, not said of a card
     ("H100很贵。它支持FP8数据格式。",                      [("FP8", "precision", "nvidia_h100", P, S)]),
 ]

@@ -54,7 +54,8 @@ OWNER_CASES = [
      [("32GB", "memory_size", "model:mthreads:s3000", P, U, "not_in_reference")]),
     # one card of a list the figure is not said of each (no 分别, no 都): a guess
     ("RTX 4090、RTX 4080、RTX 4070发布：功耗320W。", "t.txt",
-     [("320W", "tdp", "nvidia_rtx_4070", P, U, "owner_uncertain")]),
+     [("320W", "tdp", "nvidia_rtx_4090", P, U, "owner_uncertain"), ("320W", "tdp", "nvidia_rtx_4080", P, S, None),
+      ("320W", "tdp", "nvidia_rtx_4070", P, U, "owner_uncertain")]),
     ("A100与H100都采用HBM显存。", "t.txt",
      [("HBM", "memory_type", "nvidia_a100", P, S, None), ("HBM", "memory_type", "nvidia_h100", P, S, None)]),
     # a narrative of change: what it changed from is no claim, nor a generation the industry moved to

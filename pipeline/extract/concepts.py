@@ -28,7 +28,7 @@ PREDICATES: dict[str, re.Pattern[str]] = {
     # "X让多卡协同工作", "X把几张卡合并成一张": joining several GPUs into one
     "multi_gpu_pooling": re.compile(r"多(?:显卡|卡|块显卡|张显卡|个GPU|块GPU|张卡)[^,;。]{0,6}(?:并行|并联|协同)|"
                                     r"(?:合并|并联|组合|聚合)成?[^,;。]{0,8}(?:一张|一块|一个)|把多[张块个][^,;。]{0,12}"
-                                    r"(?:合并|并联|组合)"),
+                                    r"(?:合并|并联|组合|(?:连|连接|拼|组)成一个整体|连为一体)"),
 }
 # which predicates contradict which term categories
 WRONG_FOR: dict[str, frozenset[str]] = {

@@ -224,8 +224,10 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         if not rel:
             continue
         # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
-        if cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(r"(?:是|为|乃)\s*$",
-                                                                                         text[cs:v.start]):
+        made = next((m for m in mentions if m.kind in ("product", "series", "term")
+                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
+        if made is None and cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(
+                r"(?:是|为|乃)\s*$", text[cs:v.start]):
             continue
         if _UNNAMED_SUBJECT.match(text[cs:v.start]) and not any(
                 o.kind in ("term", "product", "series") and cs <= o.start < v.start for o in mentions):
@@ -236,8 +238,6 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
                      and ref.terms[m.ref].owner in ref.vendors), None)
         start = v.start
         # "英伟达推出的H100与AMD推出的MI300X": the card right after 推出的 is what this vendor made
-        made = next((m for m in mentions if m.kind in ("product", "series", "term")
-                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
         if made is not None:
             subjects = [Subject(made.ref, made.text, None)]
         elif term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):

@@ -224,6 +224,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         not_rated = cues.NOT_RATED_POWER.search(left)
         if not_rated and any(m.kind in SUBJECT_KINDS and m.start > cs + not_rated.end() + 1 for m in mentions):
             not_rated = None  # "Ada平台的RTX 4090功耗为450W": the card named after the word owns the figure
+        if not_rated and re.fullmatch(r"DGX|HGX", not_rated.group(0).strip()[:3], re.I) and any(
+                m.kind in SUBJECT_KINDS and cs + not_rated.start() < m.start <= cs + not_rated.end() + 1
+                for m in mentions):
+            not_rated = None  # "DGX H100的功耗为10.2kW": the system's power, checked against the systems table
         if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (not_rated and not cues.PER_CARD.search(left)):
             return None, None
         # "4080建议750W电源，4070用650W就够": after a power-supply figure, a bare wattage is one too

@@ -22,6 +22,7 @@ _UNIT_SENTENCE = re.compile(
 _PER_LINK = [(v, p) for v, p in LEX.groups("per_link")]
 _FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _SYSTEM = LEX.regex("system_word")
+_SYSTEM_BEFORE = re.compile(r"(DGX|HGX)\s*$", re.I)
 _SYSTEM_AFTER = re.compile(rf"\s*({LEX.alt('system_word')})", re.I)
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
 _FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
@@ -55,10 +56,14 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, owner.text
     if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
         return Scope.CHIP, None
+    system = _SYSTEM_BEFORE.search(text, 0, owner.start) if owner is not None else None
+    if system:  # "DGX H100", "HGX A100": the system named after its cards
+        return Scope.SYSTEM, f"{system.group(1)} {owner.text}"  # type: ignore[union-attr]
     if multiplier > 1:
         return Scope.SYSTEM, str(multiplier)
     named_system = _SYSTEM_AFTER.match(text, owner.end) if owner is not None else None
-    if named_system:  # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it
+    # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it (not 服务器里每张卡的…)
+    if named_system and not PER_CARD.search(left):
         return Scope.SYSTEM, f"{owner.text} {named_system.group(1)}".strip()
     if _SYSTEM.search(left) and not PER_CARD.search(left):
         return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)

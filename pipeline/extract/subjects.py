@@ -165,6 +165,7 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
     return []
 
 
+_OTHER_CARD = re.compile(rf"(?:^|[,;。:：\s])(?:{LEX.alt('other_card')})[^,;。]{{0,12}}?(?:{LEX.alt('card_noun')})")
 _VERSUS = re.compile(r"(?<![A-Za-z])(?:vs\.?|VS\.?|对比)(?![A-Za-z])")
 _OPEN = re.compile(r"\s*[(（]\s*")
 _CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
@@ -192,6 +193,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     if labelled is not None:  # "GDDR6X（RTX 4090）": the card in brackets right after the value owns it
         return [as_subject(text, labelled, "clause")]
     cs, ce = clause_bounds(text, pos)
+    if _OTHER_CARD.search(text, 0, pos) and not any(m.start < pos for m in products):
+        return []  # "某国产X9000加速卡配备96GB": a card the text does not name is the subject
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
@@ -200,9 +203,11 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
             if compared and not (owns(text, item, pos) or _said_of(text, item, pos)):
                 continue
             group = _coordinated(text, item, products, pos)
-            via = "comparison" if compared else "list_guess" if len(group) == 1 and _listed(text, item, products) \
-                else "clause"
-            return [_substituted(text, m, mentions, state, via) for m in group]
+            if len(group) == 1 and not compared and _listed(text, item, products):
+                # "P40和P4面向推理": said of each card listed, as with 都; which figure is whose is a guess
+                group = _coordinated(text, item, products, pos, every=True)
+                return [_substituted(text, m, mentions, state, "list_guess") for m in group]
+            return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
             return subj
@@ -237,10 +242,10 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
 _BOTH_OR_ALL = LEX.regex("all_of")
 
 
-def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> list[Mention]:
-    """"RX 6700 XT和RX 6900 XT都配备16GB显存": every card of the list the value is said of with 都/均; else the
-    nearest card alone."""
-    if not _BOTH_OR_ALL.search(text[m.end:pos]):
+def _coordinated(text: str, m: Mention, products: list[Mention], pos: int, *, every: bool = False) -> list[Mention]:
+    """"RX 6700 XT和RX 6900 XT都配备16GB显存": every card of the list the value is said of with 都/均 (or ``every``);
+    else the nearest card alone."""
+    if not every and not _BOTH_OR_ALL.search(text[m.end:pos]):
         return [m]
     group = [m]
     for o in reversed([p for p in products if p.end <= m.start]):

@@ -101,6 +101,8 @@ ROLES: dict[str, RoleSpec] = {
     "compare_after": RoleSpec("relations", "after a name: it is compared", _NONE),
     "compare_before": RoleSpec("relations", "before a name: it is compared", _NONE),
     "compare_clause": RoleSpec("relations", "opens a clause whose cards are only compared (作为对比，A100为…)", _NONE),
+    "other_card": RoleSpec("relations", "with a card noun (某国产…加速卡): another, unnamed card is the subject",
+                           _NONE),
     "derived_product": RoleSpec("relations", "X的<word>: another product derived from X, not X", _NONE),
     "coordinator": RoleSpec("relations", "joins a name to the one before it", _NONE),
     "list_joiner": RoleSpec("relations", "joins list items", _NONE),
