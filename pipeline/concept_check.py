@@ -80,10 +80,10 @@ def _precision(claim: Claim, ref: Reference) -> Check:
 
 def _hardware(claim: Claim, ref: Reference) -> Check:
     p = ref.products[claim.subject or ""]
-    from .check import _variant_match
+    from .compare import variant_match
 
     source, title = _product_source(ref, p.product_id)
-    interfaces = [str(r.value) for r in _variant_match(ref.rows(p.product_id, "interface"), claim.variant)]
+    interfaces = [str(r.value) for r in variant_match(ref.rows(p.product_id, "interface"), claim.variant)]
     if claim.value == "builtin_framework":
         return Check(Verdict.CONTRADICTED,
                      f"{p.name}是一块GPU硬件，不内置TensorFlow、PyTorch等深度学习框架；框架安装在主机的软件环境中。",
