@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .check_names import check_interface, check_manufacturer
+from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
 from .check_scoped import check_scoped
 from .check_secondary import check_secondary
@@ -101,6 +101,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_scoped(claim, ref, tol)
     if claim.attribute == "interface":
         return check_interface(claim, ref)
+    if claim.attribute == "identity":
+        return check_identity(claim, ref)
     name = ref.name(claim.subject or "")
     attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
     rows = candidate_rows(ref, claim)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .compare import candidate_rows, expected_text, quoted
-from .records import Check, Claim, Verdict
+from .records import Check, Claim, Reason, Verdict
 from .reference import Reference
 
 
@@ -47,6 +47,19 @@ def _pcie_generation(text: str) -> str | None:
 def _pcie_lanes(text: str) -> int | None:
     m = re.search(r"[x×]\s*(\d{1,2})", text)
     return int(m.group(1)) if m else None
+
+
+def check_identity(claim: Claim, ref: Reference) -> Check:
+    """"X（Y）" names two cards as one: wrong when they are of different architectures (GB200 is no Grace Hopper
+    Superchip); of one architecture (A800（A100）) it may be a derived card, so it is left unverified."""
+    x, y = ref.products.get(claim.subject or ""), ref.products.get(str(claim.value))
+    if x is None or y is None:
+        return Check(Verdict.UNVERIFIABLE, "参考表中缺少其中一款产品，无法核实。", reason=Reason.NO_REFERENCE_VALUE)
+    if x.architecture and y.architecture and x.architecture != y.architecture:
+        return Check(Verdict.MISATTRIBUTED, f"“{quoted(claim)}”是{y.name}（{y.architecture}架构），不是{x.name}"
+                     f"（{x.architecture}架构）。", x.name, None, None)
+    return Check(Verdict.UNVERIFIABLE, f"{x.name}与{y.name}同属{x.architecture}架构，文中把两者并称，可能指衍生型号，"
+                 "不作判断。", reason=Reason.NOT_COMPARABLE)
 
 
 def check_interface(claim: Claim, ref: Reference) -> Check:

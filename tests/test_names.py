@@ -127,3 +127,21 @@ def test_x_is_the_vendors_thing(text: str, expected: list[tuple[str, ...]]) -> N
 ])
 def test_size_written_with_the_memory_type_picks_the_variant(text: str, expected: list[tuple[str, ...]]) -> None:
     assert rows(claims_for(text)) == expected
+
+
+# fmt: off
+IDENTITY_CASES = [
+    # a card glossed in brackets by another card's name: one product, says the text
+    ("首款产品：GB200（Grace Hopper Superchip）",
+     [("Grace Hopper Superchip", "identity", "nvidia_gb200", P, "misattributed")]),
+    # one architecture: maybe a derived card, not judged
+    ("A800（A100）面向中国市场。",                [("A100", "identity", "nvidia_a800", P, U)]),
+    ("首款产品：GH200（Grace Hopper Superchip）", []),  # its own name
+    ("H100（80GB）的带宽为3.35TB/s。",             [("3.35TB/s", "memory_bandwidth", "nvidia_h100", P, "supported")]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), IDENTITY_CASES)
+def test_a_card_glossed_by_another_cards_name(text: str, expected: list[tuple[str, ...]]) -> None:
+    assert rows(claims_for(text)) == expected

@@ -14,6 +14,7 @@ from .concepts import concept_drafts
 from .draft import Draft
 from .names import (
     _chip_substitution_drafts,
+    _identity_drafts,
     _interface_drafts,
     _manufacturer_drafts,
     _mention_drafts,
@@ -124,6 +125,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _chip_substitution_drafts(text, mentions, state, ref)
     drafts += _quantity_drafts(text, mentions, state, ref)
     drafts += _mention_drafts(text, mentions, state, ref)
+    drafts += _identity_drafts(text, mentions)
     drafts += _manufacturer_drafts(text, mentions, state, ref)
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)

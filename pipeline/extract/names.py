@@ -176,6 +176,20 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
     return out
 
 
+def _identity_drafts(text: str, mentions: list[Mention]) -> list[Draft]:
+    """"GB200（Grace Hopper Superchip）": a card glossed in brackets by another card's name says they are one product.
+    Only a bracket that holds nothing but that name counts (not "A100（80GB）", "H800（H100的中国版）")."""
+    out: list[Draft] = []
+    cards = [m for m in mentions if m.kind == "product" and not m.ref.startswith("model:")]
+    for x in cards:
+        opened = re.compile(r"\s*[(（]\s*").match(text, x.end + len(x.variant or "") if x.variant else x.end)
+        y = next((m for m in cards if opened and m.start == opened.end()), None)
+        if y is None or y.ref == x.ref or not re.match(r"\s*[)）]", text[y.end:y.end + 3]):
+            continue
+        out.append(Draft(y.start, y.end, Subject(x.ref, x.text, x.variant, 1, "clause", x), "identity", y.ref, None))
+    return out
+
+
 # ---------------------------------------------------------------- who makes it
 
 _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('owned_thing')}")
