@@ -20,7 +20,7 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
-from .records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Reason, Scope, Verdict
+from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
 # numbers that identify a card well enough to say "this is card Y's figure"
@@ -68,6 +68,10 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
     if not check.verdict.is_flag or claim.attribute == "code":
         return check
     name = ref.name(claim.subject or "")
+    if claim.extra.get("speculative"):
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是预计或传闻中的数值；{name}的实际规格为"
+                     f"{check.expected or '（参考表无数据）'}，不作判断。", check.expected, check.source,
+                     check.source_title, Reason.SPECULATIVE)
     if claim.extra.get("via", "explicit") in UNCERTAIN_OWNERS:
         attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{quoted(claim)}”属于哪张卡；若指{name}，其{attr_zh}"
@@ -130,6 +134,10 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         how = f"（{claim.multiplier}张合计）" if claim.multiplier > 1 else ""
         return Check(Verdict.SUPPORTED, f"{name}的{attr_zh}{how}为{expected}，与文中所述相符。", expected,
                      first.source_url, first.source_title)
+    if claim.detail == VARIANT_IN_NAME:  # "2080 Ti 22G": a modded card or a variant the tables lack, not an error
+        return Check(Verdict.UNVERIFIABLE, f"参考表没有{name}的“{quoted(claim)}”版本（已收录：{expected}），"
+                     "可能是改装卡或未收录的版本，不作判断。", expected, first.source_url, first.source_title,
+                     Reason.NO_REFERENCE_VALUE)
     if claim.attribute == "tensor_cores" and claim.qualifier is Qualifier.AT_LEAST and claim.value == 1:
         return Check(Verdict.CONTRADICTED, f"{name}没有 Tensor Core（{ref.products.get(claim.subject or '') and ref.products[claim.subject].architecture} 架构不具备），文中“{quoted(claim)}”不正确。",  # noqa: E501
                      "0（无 Tensor Core）", first.source_url, first.source_title)

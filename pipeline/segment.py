@@ -29,7 +29,7 @@ _SENT_END = frozenset("。！？!?；;")
 _BLANK = re.compile(r"[^\n]")
 # marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
 _CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
-_BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
+_BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)](?!\d)|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
 # attribute words (and their Taiwan forms after conversion) that jieba should keep whole besides the reference names
 _DOMAIN_WORDS = ("流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型", "记忆体", "频宽", "显示卡", "晶片", "快取",
                  "有效带宽", "单向带宽", "双向带宽")

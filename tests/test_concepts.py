@@ -181,8 +181,11 @@ POSITIONING_CASES = [
     ("RTX 3060是一块专业训练加速卡。", [("是一块专业训练加速卡", "positioning", "nvidia_rtx_3060", P, C, "training")]),
     ("H100定位于大规模模型训练。", [("定位于大规模模型训练", "positioning", "nvidia_h100", P, S, "training")]),
     ("A100是一款训练加速卡。",               [("是一款训练加速卡", "positioning", "nvidia_a100", P, S, "training")]),
-    # 训练和推理: the training part is checked (MI300X does both)
-    ("MI300X面向大模型训练和推理。",          [("面向大模型训练", "positioning", "amd_mi300x", P, S, "training")]),
+    # 训练和推理: both are claimed; a card for either fits
+    ("MI300X面向大模型训练和推理。",          [("面向大模型训练和推理", "positioning", "amd_mi300x", P, S,
+                                             "training|inference")]),
+    ("T4专为训练与推理优化。",
+     [("专为训练与推理", "positioning", "nvidia_t4", P, S, "training|inference")]),
 ]
 # fmt: on
 

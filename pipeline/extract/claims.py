@@ -46,7 +46,7 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
         for d in sentence_drafts(text, mentions, state, ref):
-            claims.extend(_finish(doc, sent, d))
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
         update_topic(text, mentions, state)
         leave_sentence(state, sent, seg.norm, mentions)
         _update_pending(text, mentions, state)
@@ -65,14 +65,14 @@ def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: D
         sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
         index += 1
         for d in drafts:
-            claims.extend(_finish(doc, sent, d))
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative))
     if rows:
         return index
     for start, end, text, mentions in key_value_rows(seg, table, ref):
         sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
         index += 1
         for d in sentence_drafts(text, mentions, state, ref):
-            claims.extend(_finish(doc, sent, d))
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
     return index
 
 
@@ -80,7 +80,12 @@ def _local(m: Mention, by: int) -> Mention:
     return Mention(m.start - by, m.end - by, m.text, m.kind, m.ref, m.variant)
 
 
-def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
+def _speculative(text: str, d: Draft) -> bool:
+    """"据传RTX 5090的功耗为800W", "预计…在500到550瓦之间": a forecast or rumour before the figure in its sentence."""
+    return bool(cues.SPECULATIVE.search(text, 0, d.start))
+
+
+def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = False) -> Iterator[Claim]:
     start, end = sent.start + d.start, sent.start + d.end
     yield Claim(
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,
@@ -89,7 +94,8 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
         detail=d.detail, variant=d.variant, scope=d.scope, scope_detail=d.scope_detail,
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
                **({"written_unit": d.written_unit} if d.written_unit else {}),
-               **({"every_member": True} if _every_member(sent.text, d) else {})},
+               **({"every_member": True} if _every_member(sent.text, d) else {}),
+               **({"speculative": True} if speculative else {})},
     )
 
 

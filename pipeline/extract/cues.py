@@ -55,6 +55,8 @@ RUNS_A_MODEL = _re(rf"{_W('model_verb')}[^,;。]{{0,6}}?\d+(?:\.\d+)?\s*[BbMm](?
 NOT_RATED_POWER = _re(rf"{_W('not_rated_power')}[^,;。]{{0,14}}$")
 NEGATION = LEX.regex("negation")
 NEGATION_AFTER = LEX.regex("negation_after")
+CLASS_RANGE = LEX.regex("class_range")
+SPECULATIVE = LEX.regex("speculative")
 PER_CARD = LEX.regex("per_card")
 AGGREGATE = LEX.regex("aggregate")
 COMPARE_AFTER = _re(rf"^\s*(?:的)?[^,;。]{{0,6}}(?:{_W('compare_after')}|[\d.两二三四五六七八九十]+倍)")
@@ -108,6 +110,9 @@ def clause_bounds(text: str, pos: int) -> tuple[int, int]:
 _OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
 
 
+_COUNT_LABEL = re.compile(r"\s*(?:数|数量|数目|总数)?\s*(?:[:：=]|为|是|有|达|共有?|多达|高达|约)?\s*")
+
+
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
     right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
@@ -124,6 +129,8 @@ def count_attribute(text: str, q: Quantity) -> str | None:
     if not found:
         return None
     end, _specific, attr = max(found)
+    if attr == "cores" and not _COUNT_LABEL.fullmatch(left[end:]):
+        return None  # 核心 alone names a count only as its label (核心数为…, 核心：…), not in 核心面积, GPU核心由…
     return None if re.search(r"\d", left[end:]) else attr
 
 
@@ -178,16 +185,19 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     if attr is not None and not generic:
         return attr, False
     pos = cs
-    while pos > 0:
+    first_generic: tuple[str | None, bool] | None = None
+    while pos > 0:  # the nearest earlier clause that names a kind ("搭载NVLink，单卡带宽900GB/s，总带宽7.2TB/s")
         ps, _pe = clause_bounds(text, pos - 1)
         earlier = _rate_cue(text[ps:pos])
         if earlier is not None:
             if q.in_bits and PIN_RATE.search(text[:q.start]):
                 return None, False
             specific = earlier != "memory_bandwidth" or bool(_SPECIFIC_MEMORY.search(text[ps:pos]))
-            return earlier, not specific and (generic or attr is None)
+            if specific:
+                return earlier, first_generic is not None
+            first_generic = first_generic or (earlier, generic or attr is None)
         pos = ps
-    return attr, generic
+    return first_generic if first_generic is not None else (attr, generic)
 
 
 _CACHE_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('cache_level')}|Infinity|无限)?\s*{_W('cache_noun')}")

@@ -32,8 +32,8 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                              variant=p.variant))
         if listed or cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
-        if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
-                text[max(0, m.start - 4):m.start]) or _changed_to(text, m, mentions, cs):
+        if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or _COMPARED_TYPE.search(
+                text[max(0, m.start - 8):m.start]) or _changed_to(text, m, mentions, cs):
             continue  # what something changed from or to in a narrative, or one compared with (低于HBM显卡)
         if m.kind == "memory_type":
             if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
@@ -82,6 +82,8 @@ def _bracketed_products(text: str, m: Mention, mentions: list[Mention]) -> list[
     return cards if cards and len(cards) == len(inside) and re.fullmatch(r"[\s,，、/和与及等]*", rest) else []
 
 
+# "低于HBM显卡", "远超传统GDDR5": a type named only to compare with
+_COMPARED_TYPE = re.compile(rf"{cues.LEX.alt('compare_before')}\s*(?:传统|普通|常规|一般|现有|老式|上一代)?的?\s*$")
 _CHANGED_TO = re.compile(r"(?:升级|演进|过渡|发展|换代|迭代|转向)(?:到|为|至)?\s*$")
 
 

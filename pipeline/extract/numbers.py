@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..records import Mention, Qualifier, Scope
+from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from ..reference import Reference
 from . import cues
 from .draft import Draft
@@ -24,6 +24,10 @@ from .subjects import (
 )
 
 _FORM_HINT = cues.LEX.regex("variant_token")
+# attributes whose values are whole numbers
+_WHOLE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year", "sm_count",
+                    "compute_units", "rt_cores", "fp64_cores", "int32_cores", "memory_bus_width"})
+_RANGE_AHEAD = re.compile(r"\s*[-–~～到至]\s*\d")
 _ORDINAL = re.compile(r"\s*(?:代|世代|版)")
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
 
@@ -40,11 +44,13 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
                 text[max(0, q.start - 1):q.start] == "第"):
             continue  # inside a name, or an ordinal: 第3代 is a generation, not a count
+        if q.kind == "bare" and _RANGE_AHEAD.match(text, q.end):
+            continue  # "2-3倍": the first half of a range of another kind
         if _variant_of(q, mentions):
             subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
             if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
                 out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
-                                 "GB", Qualifier.EXACT, 1, "型号中的版本"))
+                                 "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
         attribute, detail = _attribute(text, q, mentions)
         if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
@@ -69,9 +75,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "cache_size":
                 value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
                 unit = "MB"
-            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year", "sm_count",
-                        "compute_units", "rt_cores", "fp64_cores", "int32_cores",
-                        "memory_bus_width") and not isinstance(value, list):
+            if attr in _WHOLE and not isinstance(value, list):
+                if not float(value).is_integer():
+                    continue  # "1.2 CUDA核心" is a section number: a count is a whole number
                 value, unit = int(value), None
             scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
                                                _sentence_cards(text, mentions, state, unbound))
@@ -128,10 +134,17 @@ def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound
     return max(counts, default=1) if max(counts, default=1) > 1 else _card_count(unbound) or state.pending_multiplier
 
 
+_POSSESSIVE = re.compile(r"\s*(?:系列|架构|芯片|平台|家族)?\s*的\s*")
+
+
 def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
     """"完整的GH100芯片有144个SM", "Hopper架构的每个SM有…": a chip or architecture that is the subject of the
     figure's clause (not one a card is said to use, 采用GH100) owns it; its scope is then chip or family."""
     cs, _ce = cues.clause_bounds(text, q.start)
+    owner = next((m for m in mentions if m.kind in ("chip", "architecture") and cs <= m.start
+                  and _POSSESSIVE.fullmatch(text, m.end, q.start)), None)
+    if owner is not None:  # "增加到Blackwell系列的8TB/s": the figure of the architecture (or die) it is said of
+        return Subject(owner.ref, owner.text, None, 1, "clause", owner)
     named = [m for m in mentions if cs <= m.start and m.end <= q.start
              and m.kind in ("chip", "architecture", *SUBJECT_KINDS)]
     first = named[0] if named else None
@@ -269,8 +282,8 @@ def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
             and cues.HOST_MEMORY.search(clause):
         return True  # the host's RAM (把部分层offload到64GB内存)
-    if cues.NEGATION_AFTER.search(text, q.end, ce):
-        return True  # "…的48GB版本传闻无关": denied after the figure
+    if cues.NEGATION_AFTER.search(text, q.end, ce) or cues.CLASS_RANGE.search(text, q.end, ce):
+        return True  # "…的48GB版本传闻无关": denied after the figure; "从4GB到24GB不等": the range of a class
     return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.negated(left) or _previous_generation(left)
                 or _runs_a_model(text, q, cs, ce, mentions) or cues.MEASURED.search(left))
 

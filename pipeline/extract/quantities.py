@@ -42,10 +42,11 @@ _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
 _LEX = load_lexicon()
-_LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
-    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
-_RIGHT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
-    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
+# hedge words, in priority order: one written right before the number, one right after it
+_LEFT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
+    (re.compile(f"(?:{e.word})$"), Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
+_RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
+    (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
 
 
@@ -134,19 +135,21 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
 def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
     left = text[max(0, start - 5):start]
     for _ in range(3):  # 高达80GB, 约为 320, 达到了约 2TB: peel particles between hedge and number
-        for word, q in _LEFT_QUALIFIERS:
-            if left.endswith(word):
-                return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(word), end
+        for pattern, q in _LEFT_QUALIFIERS:
+            hit = pattern.search(left)
+            if hit:
+                return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(hit.group(0)), end
         if not left or left[-1] not in " 了为是到达":
             break
         left = left[:-1]
     gap = len(text[end:end + 2]) - len(text[end:end + 2].lstrip(" "))  # "420W 左右"
-    right = text[end + gap:end + gap + 3]
-    for word, q in _RIGHT_QUALIFIERS:
-        if right.startswith(word):
-            if word == "多" and (gap or not re.match(r"多[个颗块张]", right)):
+    right = text[end + gap:end + gap + 6]
+    for pattern, q in _RIGHT_QUALIFIERS:
+        hit = pattern.match(right)
+        if hit:
+            if hit.group(0) == "多" and (gap or not re.match(r"多[个颗块张]", right)):
                 continue
-            return q, start, end + gap + len(word)
+            return q, start, end + gap + len(hit.group(0))
     return Qualifier.EXACT, start, end
 
 

@@ -61,8 +61,10 @@ class DocState:
     # product has been named since (see topic.py for paragraphs and headings)
     topic_clear: bool = False
     topic_from_heading: bool = False
-    headings: list[tuple[int, Subject | None, bool]] = field(default_factory=list)  # (level, topic, clear)
+    # the open sections: (level, topic, topic is clear, heading speaks of forecasts or rumours)
+    headings: list[tuple[int, Subject | None, bool, bool]] = field(default_factory=list)
     owners_seen: set[str] = field(default_factory=set)  # every product the article's sentences were about
+    speculative: bool = False  # the section's heading says it is about forecasts or rumours (传闻规格)
 
 
 def is_comparative(text: str, m: Mention) -> bool:
@@ -126,6 +128,18 @@ def _said_of(text: str, m: Mention, pos: int) -> bool:
     cs, _ce = clause_bounds(text, m.start)
     between = text[m.end:pos].replace(m.variant or "", "", 1)
     return cs <= m.start and len(between) <= 16 and not _NOT_SAID_OF.search(between)
+
+
+_CHANGE_TO = re.compile(r"提高|提升|增加|升级|增长|扩大|降低|减少|翻倍|[到至]")
+
+
+def _possessed(text: str, m: Mention, pos: int, products: list[Mention]) -> bool:
+    """"相较于RTX 4090的24GB GDDR6X显存和384位显存位宽": what follows a compared card's 的 in its clause is that
+    card's, until another card is named."""
+    after = m.end + (len(m.variant) + 1 if m.variant and text.startswith(m.variant, m.end + 1) else 0)
+    return bool(re.match(r"\s*的", text[after:])) and COMPARE_BEFORE.search(text[max(0, m.start - 4):m.start]) is not \
+        None and not any(m.end <= p.start < pos for p in products if p is not m) and not _CHANGE_TO.search(text, m.end,
+                                                                                                            pos)
 
 
 def owns(text: str, m: Mention, pos: int) -> bool:
@@ -200,7 +214,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
             compared = is_comparative(text, item)
-            if compared and not (owns(text, item, pos) or _said_of(text, item, pos)):
+            if compared and not (owns(text, item, pos) or _said_of(text, item, pos) or _possessed(text, item, pos,
+                                                                                                 products)):
                 continue
             group = _coordinated(text, item, products, pos)
             if len(group) == 1 and not compared and _listed(text, item, products):
@@ -250,7 +265,7 @@ def _coordinated(text: str, m: Mention, products: list[Mention], pos: int, *, ev
     group = [m]
     for o in reversed([p for p in products if p.end <= m.start]):
         between = text[o.end:group[0].start].replace(o.variant or "", "", 1)
-        if not COORDINATOR.fullmatch(between):
+        if not (COORDINATOR.fullmatch(between) or (every and _LIST_GAP.fullmatch(between))):
             break
         if all(g.ref != o.ref for g in group):
             group.insert(0, o)
@@ -261,8 +276,12 @@ def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
     """The card closes a list of cards ("RTX 4090、RTX 4080、RTX 4070发布：…", "A和B的显存为…") that says neither
     分别 nor 都/均: which one the figure is said of is a guess."""
     before = [p for p in products if p.end <= m.start]
-    return bool(before) and bool(COORDINATOR.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
-                                                                                               "", 1)))
+    return bool(before) and bool(_LIST_GAP.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
+                                                                                             "", 1)))
+
+
+# between two cards of a list: a joiner, or only spaces ("参数 H200 H20 H100": a table flattened into a line)
+_LIST_GAP = re.compile(rf"\s+|{COORDINATOR.pattern}")
 
 
 def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:

@@ -82,6 +82,9 @@ ROLES: dict[str, RoleSpec] = {
     "not_rated_power": RoleSpec("blockers", "a wattage that is not the card's rated power", _NONE),
     "psu_word": RoleSpec("blockers", "after a wattage: a power supply", _NONE),
     "negation": RoleSpec("blockers", "before a figure (after any turn 但/却): the clause denies it", _NONE),
+    "class_range": RoleSpec("blockers", "after figures: they range over a class of cards (从4GB到24GB不等)", _NONE),
+    "speculative": RoleSpec("blockers", "in the sentence before a figure, or in its section's heading: a forecast or "
+                            "rumour, never flagged", _NONE),
     "negation_after": RoleSpec("blockers", "after a figure, in its clause: what came before is denied", _NONE),
     "previous_gen": RoleSpec("blockers", "the figure is the previous generation's", _NONE),
     "not_a_gpu": RoleSpec("blockers", "what a vendor made is not a GPU", _NONE),
