@@ -24,6 +24,8 @@ from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier,
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
 # numbers that identify a card well enough to say "this is card Y's figure"
+# what differs between the members of a product line: said of the line (not of each member), no flag
+_VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "interface"})
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
 @dataclass
@@ -68,6 +70,10 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
     if not check.verdict.is_flag or claim.attribute == "code":
         return check
     name = ref.name(claim.subject or "")
+    if claim.subject in ref.series and claim.attribute in _VARY_IN_A_LINE and not claim.extra.get("every_member"):
+        attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+        return Check(Verdict.UNVERIFIABLE, f"“{quoted(claim)}”说的是{name}这一产品线；线内各型号的{attr_zh}各不相同，"
+                     "不作判断。", check.expected, check.source, check.source_title, Reason.OWNER_UNCERTAIN)
     if claim.extra.get("speculative"):
         return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是预计或传闻中的数值；{name}的实际规格为"
                      f"{check.expected or '（参考表无数据）'}，不作判断。", check.expected, check.source,

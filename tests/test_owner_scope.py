@@ -153,6 +153,26 @@ READING_CASES = [
     # a size in a model name the tables lack (a modded card): not an error
     ("2080 Ti 22G的价格为3000元。", "t.txt",
      [("22G", "memory_size", "nvidia_rtx_2080_ti", P, U, "no_reference_value")]),
+    # precisions listed before 分别 go to the figures after it, in order; a list of bare numbers takes the last unit
+    ("A100在FP64、FP32、FP16精度下的算力分别为9.7、19.5、312 TFLOPS。", "t.txt",
+     [("9.7", "fp64", "nvidia_a100", P, S, None), ("19.5", "fp32", "nvidia_a100", P, S, None),
+      ("312 TFLOPS", "fp16", "nvidia_a100", P, S, None)]),
+    ("A100在FP64、FP32精度下的算力分别为19.5、9.7 TFLOPS。", "t.txt",
+     [("19.5", "fp64", "nvidia_a100", P, S, None), ("9.7 TFLOPS", "fp32", "nvidia_a100", P, M, None)]),
+    # a compared card, a die's own name, a power supply, a playback figure, a chip code: none is the card's spec
+    ("这张16GB显存的新卡对战RTX 3070。", "t.txt", []),
+    ("## RTX 2080 Ti\n\n完整版的TU104核心有3072个CUDA核心。", "t.md",
+     [("3072个", "cuda_cores", "TU104", "chip", S, None)]),
+    ("RTX 4070 SUPER建议使用650W或以上电源供应器。", "t.txt", []),
+    ("RTX 4070 SUPER播放视频时功耗约16W。", "t.txt", []),
+    ("RTX 4070采用AD104-250核心。", "t.txt", [("AD104", "gpu_chip", "nvidia_rtx_4070", P, S, None)]),
+    ("H200 SXM：141GB @ 4.8TB/s，NVLink 900GB/s", "t.txt",
+     [("4.8TB/s", "memory_bandwidth", "nvidia_h200", P, S, None),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
+    # what varies across a product line is not judged for the line
+    ("NVIDIA Tesla产品线的Hopper架构于2022年3月正式亮相。", "t.txt",
+     [("Hopper", "architecture", "nvidia_tesla", P, U, "owner_uncertain"),
+      ("2022年", "launch_year", "nvidia_tesla", P, U, "owner_uncertain")]),
 ]
 # fmt: on
 

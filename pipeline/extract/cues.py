@@ -36,7 +36,7 @@ MEMORY_CUE = LEX.regex("memory_cue")
 # "L2缓存", "无限缓存": the level and the noun (not a model's KV cache)
 CACHE_CUE = _re(rf"({_W('cache_level')})?\s*(?<!KV)(?<!KV\s)({_W('cache_noun')})")
 POWER_CUE = LEX.regex("power_cue")
-NOT_CARD_POWER = _re(rf"^\s*(?:的)?\s*{_W('psu_word')}")
+NOT_CARD_POWER = _re(rf"^\s*(?:或以上|及以上|以上|左右|起)?\s*(?:的)?\s*{_W('psu_word')}")
 YEAR_CUE = LEX.regex("year_cue")
 BUS_CUE = LEX.regex("bus_cue")
 # a value the sentence needs, compares or computes, rather than states as a card's spec
@@ -170,6 +170,9 @@ def _rate_cue(left: str, right: str = "") -> str | None:
     return None
 
 
+_AT_SIZE = re.compile(r"\d\s*[GT]B\s*(?:HBM\w*|GDDR\w*)?\s*[@＠]\s*$", re.I)
+
+
 def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     """(memory_bandwidth | effective_bandwidth | interconnect_bandwidth | link_bandwidth | None, generic).
 
@@ -180,6 +183,8 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     clause = text[cs:ce]
     if q.in_bits and PIN_RATE.search(clause):
         return None, False
+    if _AT_SIZE.search(text, cs, q.start):
+        return "memory_bandwidth", False  # "141 GB @ 4.8 TB/s": the bandwidth of the memory just named
     attr = _rate_cue(text[cs:q.start], text[q.end:ce])
     generic = attr == "memory_bandwidth" and not _SPECIFIC_MEMORY.search(clause)
     if attr is not None and not generic:

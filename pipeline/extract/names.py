@@ -11,7 +11,7 @@ from . import cues
 from .draft import Draft
 from .numbers import _variant_hint, respective_cards
 from .quantities import Quantity
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, is_the_subject, resolve
 
 # ---------------------------------------------------------------- names: memory types, architectures, chips
 
@@ -45,6 +45,8 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             attribute, value = "architecture", m.ref
         elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
                 text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
+            if _FULL_DIE.search(text[max(cs, m.start - 6):m.start]) or is_the_subject(text, m):
+                continue  # "完整版的TU104核心有…": the die itself is the subject, not a card's chip
             attribute, value = "gpu_chip", m.ref
         else:
             continue
@@ -84,6 +86,7 @@ def _bracketed_products(text: str, m: Mention, mentions: list[Mention]) -> list[
 
 # "低于HBM显卡", "远超传统GDDR5": a type named only to compare with
 _COMPARED_TYPE = re.compile(rf"{cues.LEX.alt('compare_before')}\s*(?:传统|普通|常规|一般|现有|老式|上一代)?的?\s*$")
+_FULL_DIE = re.compile(rf"{cues.LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _CHANGED_TO = re.compile(r"(?:升级|演进|过渡|发展|换代|迭代|转向)(?:到|为|至)?\s*$")
 
 

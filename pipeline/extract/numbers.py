@@ -38,6 +38,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
     unbound = cues.BARE_MULTIPLIER.search(text)
     quantities = find_quantities(text)
+    labelled = _respective_precisions(text, quantities)
+    quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     respectively = _respectively(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     for q in quantities:
@@ -52,7 +54,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                 out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
                                  "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
-        attribute, detail = _attribute(text, q, mentions)
+        attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
         if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
             attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
         if attribute is None or _not_a_spec(text, q, mentions):
@@ -115,6 +117,38 @@ def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Ma
                 if all(c.ref != m.ref for c in cards):
                     cards.append(m)
         yield mark, ce, cards
+
+
+_LABEL_GAP = re.compile(r"\s*(?:、|和|与|及|以及|,|/)\s*")
+
+
+def _respective_precisions(text: str, quantities: list[Quantity]) -> dict[int, tuple[str, Quantity]]:
+    """"FP32、TF32、FP16、INT8精度下的算力分别为25、49、98、196 TFLOPS": the precisions listed before 分别 go to the
+    figures after it in order (a list of bare numbers takes the unit of its last one). By the figure's start:
+    (precision, the figure as a throughput)."""
+    out: dict[int, tuple[str, Quantity]] = {}
+    for mark in re.finditer(r"分别", text):
+        cs, ce = cues.clause_bounds(text, mark.start())
+        found = sorted(((m.start(), -m.end(), attr) for attr, pat in cues.PRECISION_CUES
+                        for m in pat.finditer(text, cs, mark.start())), key=lambda x: x[:2])
+        # one label per place, the longest ("FP64", not the "FP6" it starts with)
+        labels = [(s, -e, a) for i, (s, e, a) in enumerate(found) if i == 0 or found[i - 1][0] != s]
+        run: list[tuple[int, int, str | None]] = []
+        for label in labels:  # the last run of labels joined by 、/和/与
+            run = [*run, label] if run and _LABEL_GAP.fullmatch(text, run[-1][1], label[0]) else [label]
+        values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+        if len(run) < 2 or len(values) != len(run) or values[-1].kind != "tput" or any(
+                q.kind not in ("tput", "bare") for q in values):
+            continue
+        last = values[-1]
+        for (_s, _e, attr), q in zip(run, values, strict=True):
+            if attr is None:
+                continue
+            as_tput = q if q.kind == "tput" else Quantity(
+                q.start, q.end, q.num_start, q.low * last.scale, last.unit, "tput", q.qualifier, last.written_unit,
+                False, q.resolution * last.scale, last.scale)
+            out[q.start] = (attr, as_tput)
+    return out
 
 
 def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:

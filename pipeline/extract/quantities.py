@@ -36,7 +36,7 @@ _UNIT = (
 _VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range
 _QUANTITY = re.compile(
-    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
+    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
