@@ -30,6 +30,7 @@ class Tolerance:
     exact: float = 0.0  # counts and sizes must match
     exact_rate: float = 0.035  # bandwidths, throughput: marketing rounding (2TB/s vs 2039 GB/s)
     approx: float = 0.10  # 约 / 左右 / 近
+    multiple: float = 0.05  # a ratio between two products written as an exact multiple or percentage (两倍, 提升70%)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "aggregate": "多卡合计", "precision": "精度", "identity": "产品名称",
     "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
     "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
+    # relative, derived and historical claims (pipeline/extract/relative.py, derived.py, history.py)
+    "ratio": "倍数比较", "difference": "差值比较", "same_as": "相同比较", "ordering": "高低比较",
 }
 
 

@@ -21,6 +21,7 @@ from .names import (
     _tensor_presence_drafts,
 )
 from .numbers import _card_count, _quantity_drafts
+from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import key_value_rows, table_claims
 from .topic import enter_sentence, leave_sentence
@@ -95,7 +96,7 @@ def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = Fals
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
                **({"written_unit": d.written_unit} if d.written_unit else {}),
                **({"every_member": True} if _every_member(sent.text, d) else {}),
-               **({"speculative": True} if speculative else {})},
+               **({"speculative": True} if speculative else {}), **d.extra},
     )
 
 
@@ -136,4 +137,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
+    drafts += relative_drafts(text, mentions, state, ref, drafts)
     return drafts
