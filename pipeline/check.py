@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
+from .check_history import check_history
 from .check_relative import check_relative
 from .check_scoped import check_scoped
 from .check_secondary import check_secondary
@@ -21,6 +22,7 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
+from .extract.history import HISTORY_ATTRIBUTES
 from .extract.relative import RELATIVE_ATTRIBUTES
 from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
@@ -85,6 +87,8 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
     if claim.attribute in RELATIVE_ATTRIBUTES:
         return check_relative(claim, ref, tol or Tolerance())
+    if claim.attribute in HISTORY_ATTRIBUTES:
+        return check_history(claim, ref, tol or Tolerance())
     secondary = check_secondary(claim, ref)
     if secondary is not None:
         return secondary

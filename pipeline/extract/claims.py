@@ -12,6 +12,7 @@ from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
 from .draft import Draft
+from .history import history_drafts
 from .names import (
     _chip_substitution_drafts,
     _identity_drafts,
@@ -138,4 +139,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
     drafts += relative_drafts(text, mentions, state, ref, drafts)
+    drafts += history_drafts(text, mentions, state, ref)
     return drafts
