@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
+from .check_derived import check_derived
 from .check_history import check_history
 from .check_relative import check_relative
 from .check_scoped import check_scoped
@@ -22,6 +23,7 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
+from .extract.derived import DERIVED_ATTRIBUTES
 from .extract.history import HISTORY_ATTRIBUTES
 from .extract.relative import RELATIVE_ATTRIBUTES
 from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict
@@ -89,6 +91,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_relative(claim, ref, tol or Tolerance())
     if claim.attribute in HISTORY_ATTRIBUTES:
         return check_history(claim, ref, tol or Tolerance())
+    if claim.attribute in DERIVED_ATTRIBUTES:
+        return check_derived(claim, ref, tol or Tolerance())
     secondary = check_secondary(claim, ref)
     if secondary is not None:
         return secondary

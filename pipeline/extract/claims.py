@@ -11,6 +11,7 @@ from ..reference import Reference
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
+from .derived import derived_drafts
 from .draft import Draft
 from .history import history_drafts
 from .names import (
@@ -140,4 +141,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _interface_drafts(text, mentions, state, ref)
     drafts += relative_drafts(text, mentions, state, ref, drafts)
     drafts += history_drafts(text, mentions, state, ref)
+    drafts += derived_drafts(text, mentions, state, ref)
     return drafts

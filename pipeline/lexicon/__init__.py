@@ -166,6 +166,7 @@ ROLES: dict[str, RoleSpec] = {
     "overhead_word": RoleSpec("derived", "a memory need beyond the weights (KV cache, activations…)", _NONE),
     "fits_word": RoleSpec("derived", "a model fits on the card, or does not", frozenset({"fits", "no_fit"})),
     "need_word": RoleSpec("derived", "before a size: what a model needs", _NONE),
+    "model_word": RoleSpec("derived", "near 70B/7B: the number is a model's parameter count", _NONE),
 }
 FILES = tuple(dict.fromkeys(spec.file for spec in ROLES.values()))
 
