@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
-from .check_derived import check_derived
-from .check_history import check_history
-from .check_relative import check_relative
 from .check_scoped import check_scoped
 from .check_secondary import check_secondary
 from .compare import (
@@ -23,9 +21,6 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
-from .extract.derived import DERIVED_ATTRIBUTES
-from .extract.history import HISTORY_ATTRIBUTES
-from .extract.relative import RELATIVE_ATTRIBUTES
 from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
@@ -87,12 +82,9 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
 
 
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
-    if claim.attribute in RELATIVE_ATTRIBUTES:
-        return check_relative(claim, ref, tol or Tolerance())
-    if claim.attribute in HISTORY_ATTRIBUTES:
-        return check_history(claim, ref, tol or Tolerance())
-    if claim.attribute in DERIVED_ATTRIBUTES:
-        return check_derived(claim, ref, tol or Tolerance())
+    kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check_kinds.py)
+    if kind is not None:
+        return kind
     secondary = check_secondary(claim, ref)
     if secondary is not None:
         return secondary

@@ -29,15 +29,19 @@ MESSAGES = {
     "no_attribute": "文中没有说明比较的是哪项参数，无法核实。",
     "ratio_ok": "{x}的{attr}为{xv}，{y}为{yv}，{arith}，与文中“{stated}”相符。",
     "ratio_bad": "{x}的{attr}为{xv}，{y}为{yv}，{arith}，不是文中所说的“{stated}”。",
+    "not_ratio_ok": "{x}的{attr}为{xv}，{y}为{yv}，{arith}，确实如文中“{stated}”所说。",
+    "not_ratio_bad": "{x}的{attr}为{xv}，{y}为{yv}，{arith}，正是文中否认的倍数，文中“{stated}”不正确。",
     "difference_ok": "{x}的{attr}为{xv}，{y}为{yv}，相差{arith}，与文中“{stated}”相符。",
     "difference_bad": "{x}的{attr}为{xv}，{y}为{yv}，相差{arith}，不是文中所说的“{stated}”。",
     "same_ok": "{x}与{y}的{attr}都是{xv}，与文中“{stated}”相符。",
+    "close_ok": "{x}的{attr}为{xv}，{y}为{yv}，两者相当，与文中“{stated}”相符。",
+    "close_bad": "{x}的{attr}为{xv}，{y}为{yv}，相差超过一成，并不相当，文中“{stated}”不正确。",
     "different_ok": "{x}的{attr}为{xv}，{y}为{yv}，两者确实不同，与文中“{stated}”相符。",
     "same_bad": "{x}的{attr}为{xv}，{y}为{yv}，两者并不相同，文中“{stated}”不正确。",
     "not_different": "{x}与{y}的{attr}都是{xv}，两者其实相同，文中“{stated}”不正确。",
     "same_substituted": "{x}的{attr}为{xv}，文中“{stated}”把{y}的{attr}（{yv}）说成了{x}的。",
-    "order_ok": "{x}的{attr}为{xv}，{y}为{yv}，{x}{cmp}{y}，与文中“{stated}”相符。",
-    "order_bad": "{x}的{attr}为{xv}，{y}为{yv}，{x}并不{cmp}{y}，文中“{stated}”不正确。",
+    "order_ok": "{x}的{attr}为{xv}，{y}为{yv}，与文中“{stated}”相符。",
+    "order_bad": "{x}的{attr}为{xv}，{y}为{yv}，{actual}，文中“{stated}”不正确。",
 }
 
 
@@ -169,7 +173,8 @@ def _ratio(claim: Claim, pairs: list[tuple[SpecRow, SpecRow]], tol: Tolerance, w
     expected = arith
     words = {**words, "arith": arith}
     verdict = Verdict.SUPPORTED if holds else Verdict.CONTRADICTED
-    key = "ratio_ok" if holds else "ratio_bad"
+    key = ("ratio_ok" if holds else "ratio_bad") if not claim.extra.get("negated") else \
+        ("not_ratio_ok" if holds else "not_ratio_bad")
     return Check(verdict, MESSAGES[key].format(**words), expected, *source)
 
 
@@ -177,7 +182,7 @@ def _ratio_arithmetic(pairs: list[tuple[SpecRow, SpecRow]], ratios: list[float],
     def as_text(r: float) -> str:
         if percent:
             return f"{'+' if r >= 1 else '−'}{abs(r - 1) * 100:.0f}%"
-        return f"{r:.2f}倍".replace(".00倍", "倍")
+        return f"{r:.2f}".rstrip("0").rstrip(".") + "倍"
 
     if len(ratios) == 1:
         x, y = pairs[0]
@@ -247,11 +252,14 @@ def _same(claim: Claim, pairs: list[tuple[SpecRow, SpecRow]], tol: Tolerance, wo
     negated = bool(claim.extra.get("negated"))
     holds = not all(equal) if negated else any(equal)
     expected = f"{words['x']}：{words['xv']}；{words['y']}：{words['yv']}"
+    approx = claim.qualifier is Qualifier.APPROX
     if holds:
-        key = "different_ok" if negated else "same_ok"
+        key = "different_ok" if negated else "close_ok" if approx else "same_ok"
         return Check(Verdict.SUPPORTED, MESSAGES[key].format(**words), expected, *source)
     if negated:
         return Check(Verdict.CONTRADICTED, MESSAGES["not_different"].format(**words), expected, *source)
+    if approx:
+        return Check(Verdict.CONTRADICTED, MESSAGES["close_bad"].format(**words), expected, *source)
     if claim.extra.get("form") == "inherit" or _restates_target(claim, pairs, tol):
         return Check(Verdict.MISATTRIBUTED, MESSAGES["same_substituted"].format(**words), expected, *source)
     return Check(Verdict.CONTRADICTED, MESSAGES["same_bad"].format(**words), expected, *source)
@@ -273,7 +281,9 @@ def _ordering(claim: Claim, pairs: list[tuple[SpecRow, SpecRow]], words: dict[st
     up = claim.value == ">"
     ok = [(float(x.value) > float(y.value)) if up else (float(x.value) < float(y.value)) for x, y in pairs]
     holds = not all(ok) if claim.extra.get("negated") else any(ok)
-    words = {**words, "cmp": "高于" if up != bool(claim.extra.get("negated")) else "低于"}
+    signs = {(float(x.value) > float(y.value)) - (float(x.value) < float(y.value)) for x, y in pairs}
+    relation = {1: f"{words['x']}更高", -1: f"{words['x']}更低", 0: "两者相同"}
+    words = {**words, "actual": "、".join(relation[s] for s in sorted(signs, reverse=True))}
     expected = f"{words['x']}：{words['xv']}；{words['y']}：{words['yv']}"
     verdict = Verdict.SUPPORTED if holds else Verdict.CONTRADICTED
     return Check(verdict, MESSAGES["order_ok" if holds else "order_bad"].format(**words), expected, *source)

@@ -35,8 +35,10 @@ def field(c: Claim, name: str) -> Any:
         return c.verdict.value if c.verdict else ""
     if name in ("reason", "expected", "explanation"):
         value = getattr(c.check, name, None) if c.check else None
-    else:
+    elif name in Claim.__dataclass_fields__:
         value = getattr(c, name)
+    else:  # a field the claim record keeps in extra: a comparison's target, a computation's inputs
+        value = c.extra.get(name)
     if isinstance(value, Enum):
         return value.value
     return "" if value is None and name == "reason" else value
@@ -62,3 +64,6 @@ def flags(claims: list[Claim]) -> list[Claim]:
 def gap(*case: Any, reason: str) -> Any:
     """A case whose expected list is right and whose output is not yet: a strict xfail, so that the fix shows."""
     return pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=reason))
+
+
+rows_with = rows  # the relative, derived and history tests' name for rows with more fields

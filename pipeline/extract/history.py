@@ -36,7 +36,8 @@ _PREVIOUS = LEX.regex("previous_gen")
 _NEWER_VERSION = re.compile(r"(?:新型|新一代|新版|新款|全新|改进|增强|升级|更新|第\s*[一二三四五六七八九十\d]+\s*代)"
                             r"(?:的)?\s*(?:版本的?)?\s*$")
 _INTRODUCE = re.compile(rf"(?:{_W('introduce_verb')})了?\s*(?:对|一套|一种|了)?\s*$")
-_INTRODUCED_IN = re.compile(rf"^\s*(?:是|都是|也是)?\s*(?:{_W('introduced_in')})\s*$")
+_INTRODUCED_IN = re.compile(rf"^\s*(?P<neg>不是|并非|并不是|并没有|没有)?\s*(?:是|都是|也是)?\s*"
+                            rf"(?:{_W('introduced_in')})\s*$")
 _FROM_START = re.compile(r"^\s*(?:是|都是)?\s*从\s*$")
 _STARTED = re.compile(r"^\s*(?:架构|GPU|系列|一代)?\s*(?:的GPU)?\s*(?:开始|推出|引入|诞生|出现|才有|起)")
 _FROM_BEFORE = re.compile(r"从\s*$")
@@ -137,7 +138,8 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
             owner = _owner(text, start, mentions, state, ref)
             if owner is None:
                 continue
-            out.append(_draft(start, end, owner, "generation", int(value), column, text, ref))
+            out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
+                              negated=_denied(text, start)))
     return out
 
 
@@ -162,7 +164,8 @@ def _link_drafts(text: str, mentions: list[Mention], state: DocState, ref: Refer
         owner = _owner(text, m.start, mentions, state, ref, from_context=labelled or not lead.strip(" -*"))
         if owner is None:
             continue
-        out.append(_draft(m.start, m.end, owner, "generation", int(generation), column, text, ref))
+        out.append(_draft(m.start, m.end, owner, "generation", int(generation), column, text, ref,
+                          negated=_denied(text, m.start)))
     return out
 
 
@@ -174,11 +177,16 @@ def _is_label(text: str, m: Mention) -> bool:
 
 
 def _not_own(text: str, start: int) -> bool:
-    """A generation or link written as what came before (从…, 前代的…, 相比…, vs …), or denied, is not the
-    owner's."""
+    """A generation or link written as what came before (从…, 前代的…, 相比…, vs …) is not the owner's."""
     cs, _ce = cues.clause_bounds(text, start)
     left = text[max(cs, start - 12):start]
-    return bool(_NOT_ITS_OWN.search(left) or _PREVIOUS.search(left) or cues.negated(text[cs:start]))
+    return bool(_NOT_ITS_OWN.search(left) or _PREVIOUS.search(left))
+
+
+def _denied(text: str, start: int) -> bool:
+    """"A100用的不是第四代Tensor Core": the clause denies it."""
+    cs, _ce = cues.clause_bounds(text, start)
+    return cues.negated(text[cs:start])
 
 
 # ---- introductions and firsts -------------------------------------------------------------------------------------
@@ -244,7 +252,7 @@ def _introduced_in(text: str, hit: re.Match[str], feature: str, mentions: list[M
     if owner is None:
         return None
     cs, _ = cues.clause_bounds(text, hit.start())
-    negated = cues.negated(text[cs:hit.start()]) or bool(re.search(r"(?:不是|并非|并不是)", between))
+    negated = cues.negated(text[cs:hit.start()]) or bool(re.search(r"(?:不是|并非|并不是|没有)", between))
     return _draft(hit.start(), m.end, owner, "introduced_by", feature, None, text, ref, negated=negated)
 
 

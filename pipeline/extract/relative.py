@@ -51,7 +51,7 @@ _ORDER = re.compile(rf"(?P<order>{_W('order_word')}){_GAP}$")
 _INHERIT = re.compile(rf"(?:{_W('inherit_verb')})了?{_GAP}(?:与)?{_GAP}$")
 _DIRECTION = _W("direction")
 _SAME = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?P<deg>基本|大致|大体|几乎|完全|大概)?{_GAP}(?P<neg>不|并不)?"
-                   rf"{_GAP}(?P<same>{_W('same_word')})")
+                   rf"{_GAP}(?P<same>{_W('same_word')}|(?P<differ>同))")
 _AFTER_THAN = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?:还|更|要|都|也)?{_GAP}(?:要)?{_GAP}"
                          rf"(?P<dir>{_DIRECTION}){_GAP}(?:了|出|出了)?{_GAP}")
 _AFTER_COPULA = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?=(?:{_W('hedge_before')})?{_GAP}"
@@ -63,6 +63,9 @@ _NEXT_CLAUSE = re.compile(rf"(?P<lead>^[^,;。]*?){_ATTR}{_GAP}(?:还|更|也|�
 _ATTRIBUTE_WORDS = tuple(LEX.groups("compared_attribute"))
 _INHERITED_WORDS = tuple(LEX.groups("inherited_attribute"))
 _GENERIC = LEX.regex("generic_spec")
+_HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_W('hedge_before')})\s*$")
+# 并不是Y的两倍, 不比Y低: 不 right before the comparison denies it (the lexicon's negation words need more)
+_NOT_RIGHT_BEFORE = re.compile(r"(?:并|也|都)?不\s*(?:是|为|比|较)?\s*$")
 _NOT_LESS = re.compile(r"(?:没有|不到|不足|未到|达不到)\s*$")
 _PRODUCT = frozenset({"product"})
 
@@ -131,6 +134,20 @@ def _restated(stated: list[Draft], owner: str, attribute: str | None, rel: _Rela
     return d.value if isinstance(d.value, (int, float, str)) else None
 
 
+_NEGATION_SPAN = re.compile(r"(?:并不是|不是|并非|并没有|没有|并不|不到|不足|不|没)\s*(?:是|为|有|比|较)?\s*$")
+
+
+def _with_negation(text: str, cs: int, start: int) -> int:
+    """A claim's span starts at the negation written right before it ("并不是Y的两倍", "并不比Y低")."""
+    hit = _NEGATION_SPAN.search(text[cs:start])
+    return cs + hit.start() if hit is not None else start
+
+
+def _denied(left: str) -> bool:
+    """The comparison is denied: a negation word in its clause (after any turn), or 不 right before it."""
+    return cues.negated(left) or bool(_NOT_RIGHT_BEFORE.search(left))
+
+
 def _after_name(text: str, m: Mention) -> int:
     """Where the text after a product name (and the variant written with it) starts."""
     if m.variant:
@@ -170,8 +187,10 @@ def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Q
             return None
         up = LEX.value_of("order_word", order.group("order")) == "up"
         start = cs + order.start()
+        negated = _denied(text[cs:start])
+        start = _with_negation(text, cs, start)
         return _Relation("ordering", start, m.end, m, start, attribute, part, ">" if up else "<", None,
-                         negated=cues.negated(text[cs:start]), form="words")
+                         negated=negated, form="words")
     inherit = _INHERIT.search(before)
     if inherit:
         return _inherited(text, m, cs, cs + inherit.start(), after_at, ce, mentions)
@@ -189,7 +208,11 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
     if amount is None:
         return None
     value, qualifier, end, form = amount
-    hedge = copula.group("hedge")
+    start = cs + copula.start() if copula.group(0).strip() else m.start
+    before = _HEDGE_BEFORE.search(text[cs:start])  # "约为Y的1.6倍"
+    if before is not None:
+        start = cs + before.start()
+    hedge = copula.group("hedge") or (before.group("hedge") if before is not None else None)
     if hedge and qualifier is Qualifier.EXACT:
         qualifier = _hedge(hedge)
     if _NOT_LESS.search(text[cs:m.start]):
@@ -197,8 +220,8 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
     attribute, part = _attribute(text, cs, at, mentions, skip=(m.start, after_at))
     if attribute is None:
         return None
-    start = cs + copula.start() if copula.group(0).strip() else m.start
-    negated = cues.negated(text[cs:start]) and qualifier is not Qualifier.AT_MOST
+    negated = _denied(text[cs:m.start]) and qualifier is not Qualifier.AT_MOST
+    start = _with_negation(text, cs, start)
     return _Relation("ratio", start, end, m, m.start, attribute, part, value, "x", qualifier, negated, form=form)
 
 
@@ -208,7 +231,8 @@ def _after_direction(text: str, m: Mention, cs: int, start: int, after_at: int, 
     up = LEX.value_of("direction", hit.group("dir")) == "up"
     at = after_at + hit.end()
     attribute, part = _attribute(text, cs, after_at + hit.start("dir"), mentions, skip=(m.start, after_at))
-    negated = cues.negated(text[cs:start])
+    negated = _denied(text[cs:start])
+    start = _with_negation(text, cs, start)
     return _amount(text, m, start, m.start, at, up, attribute, part, negated, mentions, quantities)
 
 
@@ -276,7 +300,7 @@ def _next_clause(text: str, m: Mention, ce: int, mentions: list[Mention],
     attribute, part = _attribute(text, ns, start, mentions)
     if attribute is None:
         attribute, part = _attribute(text, cues.clause_bounds(text, m.start)[0], m.start, mentions)
-    return _amount(text, m, start, start, ns + hit.end(), up, attribute, part, cues.negated(text[ns:start]),
+    return _amount(text, m, start, start, ns + hit.end(), up, attribute, part, _denied(text[ns:start]),
                    mentions, quantities)
 
 
@@ -284,13 +308,22 @@ def _sameness(text: str, m: Mention, cs: int, start: int, after_at: int, hit: re
               mentions: list[Mention]) -> _Relation | None:
     """X与Y(的显存)相同 / 和Y一样大 / 与Y基本持平 / 与Y相同的GA100芯片."""
     end = after_at + hit.end()
-    attribute, part = _attribute(text, cs, after_at + hit.start("same"), mentions, skip=(m.start, after_at))
+    attribute, part = _attribute(text, cs, after_at + hit.start("same"), mentions, skip=(m.start, after_at),
+                                 earlier=False)
     if attribute is None:  # "采用与A100相同的GA100芯片": what is the same is named after it
         attribute, part = _named_after(text, end, mentions)
+    if attribute is None:  # "和RTX 4090一样拥有24GB显存", "与A100同样配备HBM2e"
+        _cs, ce = cues.clause_bounds(text, end)
+        attribute, part = _attribute(text, end, ce, mentions, nearest_first=True, earlier=False)
+    if attribute is None:  # "单看显存容量，X与Y相同": named in a clause before
+        attribute, part = _attribute(text, cs, after_at + hit.start("same"), mentions, skip=(m.start, after_at))
     if attribute is None:
         return None
-    exact = LEX.value_of("same_word", hit.group("same")) == "exact" and not hit.group("deg")
-    negated = bool(hit.group("neg")) != cues.negated(text[cs:start])
+    if hit.group("differ") and not hit.group("neg"):
+        return None  # "与Y同…" without 不: not a sameness word
+    exact = hit.group("differ") is not None or (LEX.value_of("same_word", hit.group("same")) == "exact"
+                                                 and not hit.group("deg"))
+    negated = bool(hit.group("neg")) != _denied(text[cs:start])
     return _Relation("same_as", start, end, m, start, attribute, part, None, None,
                      Qualifier.EXACT if exact else Qualifier.APPROX, negated, form="words")
 
@@ -329,7 +362,7 @@ def _named_after(text: str, at: int, mentions: list[Mention]) -> tuple[str | Non
 
 
 def _attribute(text: str, lo: int, hi: int, mentions: list[Mention], *, skip: tuple[int, int] | None = None,
-               nearest_first: bool = False) -> tuple[str | None, str | None]:
+               nearest_first: bool = False, earlier: bool = True) -> tuple[str | None, str | None]:
     """The compared attribute named in ``text[lo:hi]`` (nearest to ``hi``), else in the clauses before ``lo`` in
     the sentence ("单看显存带宽，A100是V100的两倍多"); product names (and ``skip``) are not searched."""
     blank = list(text)
@@ -345,7 +378,7 @@ def _attribute(text: str, lo: int, hi: int, mentions: list[Mention], *, skip: tu
     if generic and (found is None or max(generic) >= found[2]):
         return None, None  # "其他参数与A100一致", "Tensor Core的计算能力比A100高": not one spec of the table
     pos = lo
-    while found is None and pos > 0:
+    while found is None and earlier and pos > 0:
         ps, _pe = cues.clause_bounds(text, pos - 1)
         found = _cue(plain, ps, pos, False)
         pos = ps
