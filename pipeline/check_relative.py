@@ -138,15 +138,20 @@ def _span(values: list[float], suffix: str = "") -> str:
     return f"{_fmt(lo)}{suffix}" if abs(hi - lo) < 1e-9 else f"{_fmt(lo)}–{_fmt(hi)}{suffix}"
 
 
-def _fits_factor(r: float, stated: float | list[float], q: Qualifier, tol: Tolerance, rounded: bool) -> bool:
-    """Does the actual ratio ``r`` fit the stated one? ``rounded``: a whole multiple (3倍), which writers use for
-    3.2x as well, is held to the 约 tolerance."""
+def _fits_factor(r: float, stated: float | list[float], q: Qualifier, tol: Tolerance, rounded: bool,
+                 near: bool = False) -> bool:
+    """Does the actual ratio ``r`` fit the stated one? ``rounded``: a whole multiple (3倍) is a rounded figure;
+    ``near``: 几乎/将近/接近 a multiple is at most that and not far below it."""
     if isinstance(stated, list):
         lo, hi = stated
         return lo * (1 - tol.multiple) <= r <= hi * (1 + tol.multiple) and (lo >= 1) == (r >= 1)
     if (stated > 1 and r <= 1) or (stated < 1 and r >= 1):
         return False  # the direction always
-    if q is Qualifier.APPROX or (rounded and q is Qualifier.EXACT):
+    if near:
+        return stated * (1 - 2 * tol.approx) <= r <= stated * (1 + tol.multiple)
+    if rounded and q in (Qualifier.EXACT, Qualifier.APPROX):
+        return stated * (1 - tol.whole_multiple_below) <= r <= stated * (1 + tol.whole_multiple_above)
+    if q is Qualifier.APPROX:
         return abs(r - stated) <= tol.approx * stated
     if q is Qualifier.AT_LEAST:
         return r >= stated * 0.99
@@ -167,7 +172,8 @@ def _ratio(claim: Claim, pairs: list[tuple[SpecRow, SpecRow]], tol: Tolerance, w
     if not ratios:
         return Check(Verdict.UNVERIFIABLE, MESSAGES["no_attribute"], reason=Reason.UNDERSPECIFIED)
     rounded = claim.extra.get("form") == "multiple" and not isinstance(stated, list) and float(stated).is_integer()
-    fits = [any(_fits_factor(r, s, claim.qualifier, tol, rounded) for s in readings) for r in ratios]
+    near = bool(claim.extra.get("near"))
+    fits = [any(_fits_factor(r, s, claim.qualifier, tol, rounded, near) for s in readings) for r in ratios]
     holds = not all(fits) if claim.extra.get("negated") else any(fits)
     arith = _ratio_arithmetic(pairs, ratios, claim.extra.get("form") == "percent")
     expected = arith

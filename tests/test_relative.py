@@ -173,7 +173,7 @@ UNVERIFIABLE = [
     ("RTX 2060的显存带宽是GTX 1060的1.7倍。", Reason.NOT_IN_REFERENCE),
     ("RTX 4090的显存带宽是RTX 2060的3倍。", Reason.NOT_IN_REFERENCE),
     # the owner is a guess (two cards, then a comparison that names neither)
-    ("H100和A100都很常见。显存带宽是V100的五倍。", Reason.OWNER_UNCERTAIN),
+    ("H100和A100都很常见。显存带宽是V100的十倍。", Reason.OWNER_UNCERTAIN),
     # a figure the reference lacks for one side
     ("RX 7900 XTX的有效带宽比RTX 4090高。", Reason.NO_REFERENCE_VALUE),
 ]

@@ -28,6 +28,7 @@ LEX = cues.LEX
 RELATIVE_ATTRIBUTES = frozenset({"ratio", "difference", "same_as", "ordering"})
 
 _W = LEX.alt
+_HEDGES_ALT = f"{LEX.alt('hedge_before')}|几乎"  # hedges, and 几乎 (near a multiple: at most it)
 _NUM = r"\d+(?:\.\d+)?"
 _CN = r"[一二两三四五六七八九十]+(?:点[零一二三四五六七八九]+)?"
 _AMOUNT = rf"(?:{_NUM}|{_CN})"
@@ -35,16 +36,18 @@ _GAP = r"\s*"
 # what may stand between the target and the relation: 的, the compared attribute, 还/更/要
 _ATTR = r"(?P<attr>[^,;。:\d()]{0,14}?)"
 _MULTIPLE = re.compile(
-    rf"(?P<hedge>{_W('hedge_before')})?{_GAP}(?P<lo>{_AMOUNT})(?:{_GAP}(?:-|~|到|至){_GAP}(?P<hi>{_AMOUNT}))?"
+    rf"(?P<hedge>{_HEDGES_ALT})?{_GAP}(?P<lo>{_AMOUNT})(?:{_GAP}(?:-|~|到|至){_GAP}(?P<hi>{_AMOUNT}))?"
     rf"{_GAP}倍(?P<tail>多|以上|有余|左右|上下)?")
 _PERCENT = re.compile(
-    rf"(?P<hedge>{_W('hedge_before')})?{_GAP}(?P<lo>{_NUM})(?:{_GAP}(?:-|~|到|至){_GAP}(?P<hi>{_NUM}))?"
+    rf"(?P<hedge>{_HEDGES_ALT})?{_GAP}(?P<lo>{_NUM})(?:{_GAP}(?:-|~|到|至){_GAP}(?P<hi>{_NUM}))?"
     rf"{_GAP}(?:%|个百分比)(?P<tail>左右|上下|以上|多)?"
-    rf"|(?P<chedge>{_W('hedge_before')})?{_GAP}(?P<cheng>[一二两三四五六七八九]|{_NUM})成(?P<ctail>左右|以上|多)?")
-_FRACTION = re.compile(rf"(?P<hedge>{_W('hedge_before')})?{_GAP}(?P<word>{_W('fraction_word')})")
+    rf"|(?P<chedge>{_HEDGES_ALT})?{_GAP}(?P<cheng>[一二两三四五六七八九]|{_NUM})成(?P<ctail>左右|以上|多)?")
+_FRACTION = re.compile(rf"(?P<hedge>{_HEDGES_ALT})?{_GAP}(?P<word>{_W('fraction_word')})"
+                       r"(?P<tail>多|以上|左右)?")
+_NEAR = re.compile(r"几乎|将近|接近|近|差不多")
 _COPULA = re.compile(rf"(?:是|为|达到?了?|相当于|有|拥有|提供了?|具备|配备了?|仅有?|只有|足有)"
-                     rf"{_GAP}(?P<hedge>{_W('hedge_before')})?{_GAP}$")
-_HEDGE_THEN_COPULA = re.compile(rf"(?P<hedge>{_W('hedge_before')}){_GAP}(?:是|为|有)?{_GAP}$")
+                     rf"{_GAP}(?P<hedge>{_HEDGES_ALT})?{_GAP}$")
+_HEDGE_THEN_COPULA = re.compile(rf"(?P<hedge>{_HEDGES_ALT}){_GAP}(?:是|为|有)?{_GAP}$")
 _THAN = re.compile(rf"(?:{_W('than')}){_GAP}$", re.I)
 _WITH = re.compile(r"(?:与|和|跟|同)\s*$")
 _ORDER = re.compile(rf"(?P<order>{_W('order_word')}){_GAP}$")
@@ -54,18 +57,19 @@ _SAME = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?P<deg>基本|大致|大体|�
                    rf"{_GAP}(?P<same>{_W('same_word')}|(?P<differ>同))")
 _AFTER_THAN = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?:还|更|要|都|也)?{_GAP}(?:要)?{_GAP}"
                          rf"(?P<dir>{_DIRECTION}){_GAP}(?:了|出|出了)?{_GAP}")
-_AFTER_COPULA = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?=(?:{_W('hedge_before')})?{_GAP}"
+_AFTER_COPULA = re.compile(rf"^{_GAP}(?:的)?{_ATTR}{_GAP}(?=(?:{_HEDGES_ALT})?{_GAP}"
                            rf"(?:{_AMOUNT}{_GAP}(?:-|~|到|至)?{_GAP}(?:{_AMOUNT})?{_GAP}倍|{_W('fraction_word')}))")
 _COMPARED_CLAUSE = re.compile(rf"^{_GAP}(?:的)?{_GAP}(?:相比|相较|比较|对比)(?:而言|来说|之下)?{_GAP}(?:,|$)")
 _MARKER_CLAUSE = re.compile(rf"^{_GAP}(?:而言|来说|之下)?{_GAP}(?:,|$)")
-_NEXT_CLAUSE = re.compile(rf"(?P<lead>^[^,;。]*?){_ATTR}{_GAP}(?:还|更|也|则)?{_GAP}(?P<dir>{_DIRECTION})"
-                          rf"{_GAP}(?:了|出|出了)?{_GAP}")
+_DIRECTION_WORD = re.compile(rf"(?P<dir>{_DIRECTION}){_GAP}(?:了|出|出了)?{_GAP}")
 _ATTRIBUTE_WORDS = tuple(LEX.groups("compared_attribute"))
 _INHERITED_WORDS = tuple(LEX.groups("inherited_attribute"))
 _GENERIC = LEX.regex("generic_spec")
-_HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_W('hedge_before')})\s*$")
+_HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_HEDGES_ALT})\s*$")
 # 并不是Y的两倍, 不比Y低: 不 right before the comparison denies it (the lexicon's negation words need more)
 _NOT_RIGHT_BEFORE = re.compile(r"(?:并|也|都)?不\s*(?:是|为|比|较)?\s*$")
+# what may follow the direction word of an ordering: the clause's end or a degree word (比Y高, 比Y高得多, 比Y大一些)
+_ORDER_END = re.compile(r"\s*(?:$|[,;。!?)]|了|得|很|一些|不少|许多|一点|些|太多|更多|多了|出不少|出许多)")
 _NOT_LESS = re.compile(r"(?:没有|不到|不足|未到|达不到)\s*$")
 _PRODUCT = frozenset({"product"})
 
@@ -85,6 +89,7 @@ class _Relation:
     negated: bool = False
     plus_one: bool = False  # "提高了2倍": 2x or 3x, as Chinese writes both
     form: str = ""  # multiple | percent | fraction | amount | words
+    near: bool = False  # 几乎/将近/接近 the multiple: at most it, and not far below
 
 
 def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference,
@@ -118,7 +123,7 @@ def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                 value = restated
             extra = {"target": target.ref, "target_mention": target.text, "target_variant": target.variant,
                      "negated": rel.negated, "form": rel.form, "part": rel.part, "plus_one": rel.plus_one,
-                     "stated_value": restated}
+                     "near": rel.near, "stated_value": restated}
             out.append(Draft(rel.start, rel.end, owner, rel.kind, value, rel.unit, rel.qualifier, 1, attribute,
                              owner.variant, extra={k: v for k, v in extra.items() if v not in (None, False, "")}))
     return out
@@ -213,16 +218,20 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
     if before is not None:
         start = cs + before.start()
     hedge = copula.group("hedge") or (before.group("hedge") if before is not None else None)
+    near = bool(_NEAR.fullmatch(hedge or "") or _NEAR.search(text[at:end]))
     if hedge and qualifier is Qualifier.EXACT:
         qualifier = _hedge(hedge)
     if _NOT_LESS.search(text[cs:m.start]):
         qualifier = Qualifier.AT_MOST  # 没有Y的两倍, 不到Y的一半
+    if _two_attributes(text, cs, m, after_at, at, mentions):
+        return None
     attribute, part = _attribute(text, cs, at, mentions, skip=(m.start, after_at))
     if attribute is None:
         return None
     negated = _denied(text[cs:m.start]) and qualifier is not Qualifier.AT_MOST
     start = _with_negation(text, cs, start)
-    return _Relation("ratio", start, end, m, m.start, attribute, part, value, "x", qualifier, negated, form=form)
+    return _Relation("ratio", start, end, m, m.start, attribute, part, value, "x", qualifier, negated, form=form,
+                     near=near)
 
 
 def _after_direction(text: str, m: Mention, cs: int, start: int, after_at: int, hit: re.Match[str],
@@ -230,6 +239,8 @@ def _after_direction(text: str, m: Mention, cs: int, start: int, after_at: int, 
     """X比Y(的带宽)高出30% / 多2560个CUDA核心 / 低100W / 大 (an ordering)."""
     up = LEX.value_of("direction", hit.group("dir")) == "up"
     at = after_at + hit.end()
+    if _two_attributes(text, cs, m, after_at, after_at + hit.start("dir"), mentions):
+        return None
     attribute, part = _attribute(text, cs, after_at + hit.start("dir"), mentions, skip=(m.start, after_at))
     negated = _denied(text[cs:start])
     start = _with_negation(text, cs, start)
@@ -256,13 +267,14 @@ def _amount(text: str, m: Mention, start: int, pos: int, at: int, up: bool, attr
         f, qualifier, end, form = fraction
         if attribute is None:
             return None
-        return _Relation("ratio", start, end, m, pos, attribute, part, _round(1 + sign * f), "x", qualifier,
-                         negated, form=form)
+        return _Relation("ratio", start, end, m, pos, attribute, part, _round(1 + sign * f), "x",
+                         qualifier if up else _flip(qualifier), negated, form=form)
     percent = _percent_at(text, at)
     if percent is not None:
         lo, hi, qualifier, end = percent
         if attribute is None:
             return None
+        qualifier = qualifier if up else _flip(qualifier)  # 降低了30%以上: the ratio is at most 0.7
         value = [1 + sign * lo / 100, 1 + sign * hi / 100] if hi is not None else 1 + sign * lo / 100
         return _Relation("ratio", start, end, m, pos, attribute, part, _round(value), "x", qualifier, negated,
                          form="percent")
@@ -280,8 +292,8 @@ def _amount(text: str, m: Mention, start: int, pos: int, at: int, up: bool, attr
             unit = "MB"
         return _Relation("difference", start, q.end, m, pos, attribute, part, _round(value), unit, qualifier,
                          negated, form="amount")
-    if attribute is None or re.match(r"\s*\d", text[at:at + 3]):
-        return None
+    if attribute is None or not _ORDER_END.match(text, at):
+        return None  # "比Y多2560…" unread, or a direction word inside a noun ("高带宽显存")
     return _Relation("ordering", start, at, m, pos, attribute, part, ">" if up else "<", None, negated=negated,
                      form="words")
 
@@ -292,16 +304,19 @@ def _next_clause(text: str, m: Mention, ce: int, mentions: list[Mention],
     ns, ne = cues.clause_bounds(text, ce + 1)
     if ce >= len(text) or text[ce] not in ",":
         return None
-    hit = _NEXT_CLAUSE.match(text[ns:ne])
-    if hit is None or re.search(r"\d", hit.group("lead")):
-        return None
-    up = LEX.value_of("direction", hit.group("dir")) == "up"
-    start = ns + hit.start("dir")
-    attribute, part = _attribute(text, ns, start, mentions)
-    if attribute is None:
-        attribute, part = _attribute(text, cues.clause_bounds(text, m.start)[0], m.start, mentions)
-    return _amount(text, m, start, start, ns + hit.end(), up, attribute, part, _denied(text[ns:start]),
-                   mentions, quantities)
+    for hit in _DIRECTION_WORD.finditer(text, ns, ne):  # the first direction word that reads as a relation
+        start = hit.start("dir")
+        if any(ns <= q.start < start and q.kind != "bare" for q in quantities):
+            return None  # "…，H100的带宽从2TB/s提升到…": a change between figures, read as figures
+        up = LEX.value_of("direction", hit.group("dir")) == "up"
+        attribute, part = _attribute(text, ns, start, mentions)
+        if attribute is None:
+            attribute, part = _attribute(text, cues.clause_bounds(text, m.start)[0], m.start, mentions)
+        rel = _amount(text, m, start, start, hit.end(), up, attribute, part, _denied(text[ns:start]), mentions,
+                      quantities)
+        if rel is not None:
+            return rel
+    return None
 
 
 def _sameness(text: str, m: Mention, cs: int, start: int, after_at: int, hit: re.Match[str],
@@ -456,6 +471,10 @@ def _fraction_at(text: str, at: int) -> tuple[float, Qualifier, int, str] | None
     if factor is None:
         return None
     qualifier = _hedge(hit.group("hedge")) if hit.group("hedge") else Qualifier.EXACT
+    if hit.group("tail") in ("多", "以上"):
+        qualifier = Qualifier.AT_LEAST
+    elif hit.group("tail") == "左右":
+        qualifier = Qualifier.APPROX
     return factor, qualifier, hit.end(), "fraction"
 
 
@@ -484,6 +503,18 @@ def _percent_at(text: str, at: int) -> tuple[float, float | None, Qualifier, int
     if hi is not None:
         qualifier = Qualifier.RANGE
     return lo, hi, qualifier, hit.end()
+
+
+def _flip(q: Qualifier) -> Qualifier:
+    """More of a decrease is less of a ratio: 降低了30%以上 is a ratio of at most 0.7."""
+    return {Qualifier.AT_LEAST: Qualifier.AT_MOST, Qualifier.AT_MOST: Qualifier.AT_LEAST}.get(q, q)
+
+
+def _two_attributes(text: str, cs: int, m: Mention, after_at: int, hi: int, mentions: list[Mention]) -> bool:
+    """"H100的FP8算力是A100 FP16算力的6倍": each side names its own attribute, and they differ."""
+    own, _ = _attribute(text, cs, m.start, mentions, earlier=False)
+    theirs, _ = _attribute(text, after_at, hi, mentions, earlier=False)
+    return own is not None and theirs is not None and own != theirs
 
 
 def _hedge(word: str) -> Qualifier:
