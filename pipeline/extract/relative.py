@@ -65,6 +65,7 @@ _DIRECTION_WORD = re.compile(rf"(?P<dir>{_DIRECTION}){_GAP}(?:了|出|出了)?{_
 _ATTRIBUTE_WORDS = tuple(LEX.groups("compared_attribute"))
 _INHERITED_WORDS = tuple(LEX.groups("inherited_attribute"))
 _GENERIC = LEX.regex("generic_spec")
+_COUNTS = frozenset({"cuda_cores", "cores", "tensor_cores", "rt_cores", "stream_processors", "sm_count"})
 _HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_HEDGES_ALT})\s*$")
 # 并不是Y的两倍, 不比Y低: 不 right before the comparison denies it (the lexicon's negation words need more)
 _NOT_RIGHT_BEFORE = re.compile(r"(?:并|也|都)?不\s*(?:是|为|比|较)?\s*$")
@@ -390,7 +391,7 @@ def _attribute(text: str, lo: int, hi: int, mentions: list[Mention], *, skip: tu
     found = _cue(plain, lo, hi, nearest_first)
     cs, _ce = cues.clause_bounds(text, lo)
     generic = [g.start() for g in _GENERIC.finditer(plain, cs, hi)]
-    if generic and (found is None or max(generic) >= found[2]):
+    if generic and (found is None or (found[0] in _COUNTS and max(generic) >= found[2])):
         return None, None  # "其他参数与A100一致", "Tensor Core的计算能力比A100高": not one spec of the table
     pos = lo
     while found is None and earlier and pos > 0:
