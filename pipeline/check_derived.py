@@ -129,7 +129,7 @@ def _links(claim: Claim, ref: Reference) -> Check:
             and abs(stated * float(n_per) - float(total)) > 0.05 * float(total):
         note = MESSAGES["links_product"].format(n=stated, per=_fmt(float(n_per)), product=_fmt(stated * float(n_per)),
                                                 total=_fmt(float(total)))
-    words = {"name": name, "bandwidth": "/".join(_fmt(float(r.value)) for r in rows), "gen": gen,
+    words = {"name": name, "bandwidth": "/".join(dict.fromkeys(_fmt(float(r.value)) for r in rows)), "gen": gen,
              "per_link": _fmt(per_link), "links": "/".join(str(c) for c in counts), "stated": claim.text.strip(),
              "note": note}
     expected = f"{'/'.join(str(c) for c in counts)}条"

@@ -87,7 +87,8 @@ SCOPE_CASES = [
                                           ("64GB", "memory_size", "intel_gaudi_3", "unit", U, "scope_not_product"),
                                           ("HBM2e", "memory_type", "intel_gaudi_3", P, S, None)]),
     # an ordinal is a generation, not a count
-    ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None)]),
+    ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None),
+                                         ("Tensor Core（第3代）", "generation", "nvidia_a100", P, S, None)]),
 ]
 
 FORM_CASES = [

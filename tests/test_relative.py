@@ -217,3 +217,20 @@ def test_internal_inconsistency_is_still_noted_beside_comparisons() -> None:
     assert wrong.verdict is Verdict.MISATTRIBUTED and wrong.check is not None
     assert "前后不一致" in wrong.check.explanation
     assert find(cs, "1.1倍", "ratio").verdict is Verdict.SUPPORTED
+
+
+def test_the_readme_table_of_what_is_computed() -> None:
+    """Every row of README's "What is computed" table is what the pipeline does with its example."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### What is computed", 1)[1].split("\n#", 1)[0]
+    table = [line for line in section.splitlines() if line.startswith("| ") and "`" in line.split("|")[3]]
+    assert len(table) >= 13
+    for line in table:
+        _kind, example, claim, verdict, expected = (cell.strip() for cell in line.strip("|").split("|"))
+        attribute = claim.split("`")[1]
+        hits = [c for c in claims_for(example) if c.attribute == attribute]
+        assert hits, (example, attribute)
+        got = [(c.verdict.value if c.verdict else "", c.check.expected if c.check else "") for c in hits]
+        assert (verdict.strip("`"), expected.split(" (")[0]) in got, (example, got)
