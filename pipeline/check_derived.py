@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .check_history import architecture_of
+from .compare import candidate_rows, fmt
 from .config import Tolerance
 from .records import Check, Claim, Qualifier, Reason, Verdict
 from .reference import Reference, SpecRow
@@ -61,14 +62,10 @@ def check_derived(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
 
 
 def _rows(ref: Reference, claim: Claim, attribute: str, detail: str | None = None) -> list[SpecRow]:
-    from .check import candidate_rows
-
     return candidate_rows(ref, replace(claim, attribute=attribute, detail=detail))
 
 
 def _fmt(v: float) -> str:
-    from .check import fmt
-
     return fmt(round(float(v), 3))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .compare import candidate_rows, fmt
 from .config import Tolerance
 from .normalize import normalize_key
 from .records import Check, Claim, Qualifier, Reason, Verdict
@@ -82,8 +83,6 @@ def check_relative(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
 
 
 def _rows(ref: Reference, claim: Claim, pid: str, variant: str | None) -> list[SpecRow]:
-    from .check import candidate_rows
-
     part = claim.extra.get("part")
     probe = replace(claim, subject=pid, attribute=claim.detail or "", variant=variant, detail=part)
     return candidate_rows(ref, probe)
@@ -117,8 +116,6 @@ def _display(ref: Reference, pid: str, rows: list[SpecRow]) -> str:
 
 
 def _fmt(v: float) -> str:
-    from .check import fmt
-
     return fmt(round(v, 4))
 
 

@@ -64,6 +64,3 @@ def flags(claims: list[Claim]) -> list[Claim]:
 def gap(*case: Any, reason: str) -> Any:
     """A case whose expected list is right and whose output is not yet: a strict xfail, so that the fix shows."""
     return pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=reason))
-
-
-rows_with = rows  # the relative, derived and history tests' name for rows with more fields

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.extract.derived import bytes_per_param, model_params
 from pipeline.records import Reason, Verdict
-from tests.claim_helpers import claims_for, find, rows_with
+from tests.claim_helpers import claims_for, find, rows
 
 FIELDS = ("value", "expected")
 R4090, R4080 = "nvidia_rtx_4090", "nvidia_rtx_4080"
@@ -87,22 +87,22 @@ FITS = [
 
 @pytest.mark.parametrize(("text", "expected"), DATA_RATE)
 def test_data_rate_and_bus_width(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), LINKS)
 def test_nvlink_links(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), NEED)
 def test_memory_need(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), FITS)
 def test_fits_on_card(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 def test_the_tables_are_balanced() -> None:

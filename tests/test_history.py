@@ -9,7 +9,7 @@ import pytest
 from pipeline.lexicon import load_lexicon
 from pipeline.records import Reason, Verdict
 from pipeline.reference import Reference, split_list
-from tests.claim_helpers import claims_for, rows_with
+from tests.claim_helpers import claims_for, rows
 
 FIELDS = ("value", "expected")
 A100_TC = ("tensor_cores", "nvidia_a100", "product", "supported", 1, "432")
@@ -120,17 +120,17 @@ def test_generation(text: str, expected: list[tuple[object, ...]]) -> None:
     from pipeline.api import check_text
 
     claims = [c for c in check_text(text, doc_id=doc) if c.attribute != "code"]
-    assert rows_with(claims, *FIELDS) == expected
+    assert rows(claims, *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), INTRODUCED)
 def test_introduced_by(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), FIRST)
 def test_first(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 def test_the_tables_are_balanced() -> None:

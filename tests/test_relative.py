@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.records import Reason, Verdict
-from tests.claim_helpers import claims_for, find, rows_with
+from tests.claim_helpers import claims_for, find, rows
 
 FIELDS = ("value", "target", "expected")
 H100, A100, RTX4090, RTX3090 = "nvidia_h100", "nvidia_a100", "nvidia_rtx_4090", "nvidia_rtx_3090"
@@ -142,22 +142,22 @@ ORDERING = [
 
 @pytest.mark.parametrize(("text", "expected"), RATIO)
 def test_ratio(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), DIFFERENCE)
 def test_difference(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), SAME_AS)
 def test_same_as(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 @pytest.mark.parametrize(("text", "expected"), ORDERING)
 def test_ordering(text: str, expected: list[tuple[object, ...]]) -> None:
-    assert rows_with(claims_for(text), *FIELDS) == expected
+    assert rows(claims_for(text), *FIELDS) == expected
 
 
 def test_the_tables_are_balanced() -> None:
