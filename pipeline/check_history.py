@@ -35,14 +35,21 @@ MESSAGES = {
     "first_ok": "{feature}由{introducers}首次引入，{owner}是最早具备它的{what}，与文中“{stated}”相符。",
     "first_bad": "{feature}由{introducers}首次引入，{owner}不是最早具备它的{what}（{earliest}更早）；文中“{stated}”"
                  "不正确。",
+    "named_ok": "{names}，与文中“{stated}”相符。",
+    "named_bad": "{names}，{which}不是{profession}；文中“{stated}”不正确。",
+    "not_named_ok": "{names}，确实不是{profession}。",
+    "not_named_bad": "{names}，正是{profession}；文中“{stated}”不正确。",
+    "no_name": "参考表没有记录{name}的命名由来，无法核实。",
     "not_first_ok": "{feature}由{introducers}首次引入，{owner}确实不是最早具备它的{what}。",
     "not_first_bad": "{feature}由{introducers}首次引入，{owner}正是最早具备它的{what}，文中“{stated}”不正确。",
 }
 
 
 def check_history(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
-    """The verdict on a generation, introduction or "first" claim."""
+    """The verdict on a generation, introduction, "first" or naming claim."""
     subject = claim.subject or ""
+    if claim.attribute == "named_after":
+        return _named_after(claim, ref)
     name = ref.name(subject)
     if not ref.knows(subject):
         return Check(Verdict.UNVERIFIABLE, MESSAGES["unknown"].format(name=name), reason=Reason.NOT_IN_REFERENCE)
@@ -183,3 +190,57 @@ def _first(claim: Claim, ref: Reference, arch: Item, subject: str, found: list[I
     if holds:
         return Check(Verdict.SUPPORTED, MESSAGES["first_ok"].format(**words), expected, *source)
     return Check(Verdict.CONTRADICTED, MESSAGES["first_bad"].format(**words), expected, *source)
+
+
+# what architectures.csv's named_after says, in the words an editor reads
+_PROFESSION_ZH = {"physicist": "物理学家", "mathematician": "数学家", "computer scientist": "计算机科学家",
+                  "astronomer": "天文学家", "statistician": "统计学家", "scientist": "科学家"}
+_SCIENTISTS = ("physicist", "mathematician", "computer scientist", "astronomer", "statistician")
+
+
+def _is(arch: Item, profession: str) -> bool:
+    said = arch.fields.get("named_after", "").lower()
+    if profession == "scientist":
+        return any(p in said for p in _SCIENTISTS)
+    return profession in said
+
+
+def _who(arch: Item) -> str:
+    said = arch.fields.get("named_after", "")
+    person = said.split(",")[0].strip()
+    professions = "、".join(zh for en, zh in _PROFESSION_ZH.items() if en != "scientist" and en in said.lower())
+    return f"{arch.name}架构以{person}（{professions or '见参考表'}）命名"
+
+
+def _named_after(claim: Claim, ref: Reference) -> Check:
+    """"X架构以物理学家命名": the architecture's named_after; for a vendor's architectures as a class, every one
+    (or most, with 大多/多) of them."""
+    profession = str(claim.value)
+    table = ref.items.get("architecture", {})
+    if claim.extra.get("every_architecture"):
+        archs = [a for a in table.values() if a.fields.get("vendor") == claim.subject and a.fields.get("named_after")]
+        name = ref.name(claim.subject or "")
+    else:
+        one = table.get(claim.subject or "")
+        archs = [one] if one is not None and one.fields.get("named_after") else []
+        name = one.name if one is not None else ref.name(claim.subject or "")
+    if not archs:
+        return Check(Verdict.UNVERIFIABLE, MESSAGES["no_name"].format(name=name), reason=Reason.NO_REFERENCE_VALUE)
+    fitting = [a for a in archs if _is(a, profession)]
+    holds = len(fitting) * 2 > len(archs) if claim.extra.get("most") else len(fitting) == len(archs)
+    negated = bool(claim.extra.get("negated"))
+    if negated:
+        holds = not holds
+    others = [a for a in archs if not _is(a, profession)]
+    shown = (fitting if holds != negated else others)[:4]  # what makes the verdict
+    words = {"names": "；".join(_who(a) for a in shown), "which": "、".join(a.name for a in others),
+             "profession": _PROFESSION_ZH.get(profession, profession), "stated": claim.text.strip()}
+    expected = "；".join(f"{a.name}: {a.fields.get('named_after', '')}" for a in shown)
+    source = (shown[0].source_url, shown[0].source_title) if shown else ("", "")
+    if negated:
+        key = "not_named_ok" if holds else "not_named_bad"
+        return Check(Verdict.SUPPORTED if holds else Verdict.CONTRADICTED, MESSAGES[key].format(**words), expected,
+                     *source)
+    if holds:
+        return Check(Verdict.SUPPORTED, MESSAGES["named_ok"].format(**words), expected, *source)
+    return Check(Verdict.CONTRADICTED, MESSAGES["named_bad"].format(**words), expected, *source)

@@ -111,7 +111,43 @@ FIRST = [
     ("A100不是首款支持MIG的GPU。",
      [("首款支持MIG的GPU", "first", "nvidia_a100", "product", "contradicted", "MIG", "Ampere")]),
 ]
+NAMING = [
+    ("Ampere架构以法国物理学家安培的名字命名。",
+     [("物理学家", "named_after", "ampere", "family", "supported", "physicist",
+       "Ampere: André-Marie Ampère, French physicist and mathematician")]),
+    ("Hopper架构以物理学家的名字命名。",
+     [("物理学家", "named_after", "hopper", "family", "contradicted", "physicist",
+       "Hopper: Grace Hopper, American computer scientist and US Navy rear admiral")]),
+    # a vendor's architectures as a class: every one of them, or most with 大多
+    ("NVIDIA的GPU架构大多以科学家的名字命名。",
+     [("科学家", "named_after", "nvidia", "family", "supported", "scientist",
+       "Kepler: Johannes Kepler, German astronomer；Maxwell: James Clerk Maxwell, Scottish physicist；"
+       "Pascal: Blaise Pascal, French mathematician and physicist；"
+       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
+    ("NVIDIA的GPU架构都以天文学家的名字命名。",
+     [("天文学家", "named_after", "nvidia", "family", "contradicted", "astronomer",
+       "Maxwell: James Clerk Maxwell, Scottish physicist；Pascal: Blaise Pascal, French mathematician and physicist；"
+       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery；"
+       "Turing: Alan Turing, British mathematician and computer scientist")]),
+    # negation
+    ("Hopper架构不是以物理学家命名的。",
+     [("物理学家", "named_after", "hopper", "family", "supported", "physicist",
+       "Hopper: Grace Hopper, American computer scientist and US Navy rear admiral")]),
+    ("Volta架构不是以物理学家命名的。",
+     [("物理学家", "named_after", "volta", "family", "contradicted", "physicist",
+       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
+]
 # fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), NAMING)
+def test_named_after(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert rows(claims_for(text), *FIELDS) == expected
+
+
+def test_a_product_line_named_after_someone_is_no_architecture_claim() -> None:
+    assert not [c for c in claims_for("Tesla是NVIDIA数据中心计算卡的产品线名称，取自物理学家尼古拉·特斯拉。")
+                if c.attribute == "named_after"]
 
 
 @pytest.mark.parametrize(("text", "expected"), GENERATION)
@@ -134,7 +170,8 @@ def test_first(text: str, expected: list[tuple[object, ...]]) -> None:
 
 
 def test_the_tables_are_balanced() -> None:
-    for table, attribute in ((GENERATION, "generation"), (INTRODUCED, "introduced_by"), (FIRST, "first")):
+    for table, attribute in ((GENERATION, "generation"), (INTRODUCED, "introduced_by"), (FIRST, "first"),
+                             (NAMING, "named_after")):
         verdicts = [row[4] for _text, claims in table for row in claims if row[1] == attribute]
         assert verdicts.count("supported") * 2 == len(verdicts), verdicts
 

@@ -22,7 +22,7 @@ from .quantities import parse_number
 from .subjects import DocState, Subject, as_subject, is_comparative, resolve
 
 LEX = cues.LEX
-HISTORY_ATTRIBUTES = frozenset({"introduced_by", "first", "generation"})
+HISTORY_ATTRIBUTES = frozenset({"introduced_by", "first", "generation", "named_after"})
 _W = LEX.alt
 
 _GEN = r"第\s*(?P<n>[一二三四五六七八九十\d]+)\s*代"
@@ -61,6 +61,7 @@ def history_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     out = _generation_drafts(text, mentions, state, ref)
     out += _link_drafts(text, mentions, state, ref, [(d.start, d.end) for d in out])
     out += _introduction_drafts(text, mentions, state, ref)
+    out += _naming_drafts(text, mentions, ref)
     return out
 
 
@@ -309,3 +310,47 @@ def _draft(start: int, end: int, owner: Subject, attribute: str, value: int | st
     return Draft(start, end, owner, attribute, value, None, detail=detail, variant=owner.variant,
                  scope=Scope.FAMILY if family else Scope.PRODUCT, scope_detail=ref.name(owner.ref) if family else None,
                  extra=extra)
+
+
+# ---- names -------------------------------------------------------------------------------------------------------
+
+_PROFESSIONS = tuple(LEX.groups("profession"))
+_NAMED = re.compile(r"(?P<verb>以|取自|取名自|得名于|命名自|名字来自)\s*(?P<who>[^,;。]{0,24}?)\s*"
+                    r"(?:的名字|之名|的姓氏|的姓)?\s*(?:命名|而得名|得名|$|[,;。)])")
+_MOST = re.compile(r"(?:大多|多|大都|大部分|多数|通常|一般|基本)\s*$")
+# "NVIDIA的(数据中心)GPU架构": a vendor's architectures as a class
+_CLASS = re.compile(r"(?P<vendor>NVIDIA|英伟达|AMD|英特尔|Intel)\s*(?:的|历代|各代)?\s*(?:数据中心|消费级)?\s*"
+                    r"(?:GPU)?\s*架构(?:们)?\s*(?:都|均|一直|大多|多|通常|一般)?\s*$", re.I)
+
+
+def _naming_drafts(text: str, mentions: list[Mention], ref: Reference) -> list[Draft]:
+    """"Ampere架构以法国物理学家安培命名", "以统计学家 David Blackwell 命名", "NVIDIA的GPU架构以物理学家的名字命名"."""
+    out: list[Draft] = []
+    for hit in _NAMED.finditer(text):
+        who = hit.group("who")
+        profession = next((v for v, p in _PROFESSIONS if p.search(who)), None)
+        if profession is None:
+            continue
+        word = next(p.search(who) for v, p in _PROFESSIONS if v == profession)
+        assert word is not None
+        cs, _ce = cues.clause_bounds(text, hit.start())
+        left = text[:hit.start()]
+        archs = [m for m in mentions if m.kind == "architecture" and m.end <= hit.start()]
+        cards = [m for m in mentions if m.kind in ("product", "series") and cs <= m.start < hit.start()]
+        most = bool(_MOST.search(left))
+        group = _CLASS.search(left.rstrip(" ("))
+        start, end = hit.start("who") + word.start(), hit.start("who") + word.end()
+        arch = _architecture_subject(archs[-1], ref, "clause") if archs else None
+        if arch is not None and not cards:
+            m = archs[-1]
+            owner = arch
+            out.append(Draft(start, end, owner, "named_after", profession, None, detail=word.group(0),
+                             scope=Scope.FAMILY, scope_detail=m.text,
+                             extra={"negated": True} if cues.negated(text[cs:hit.start()]) else {}))
+        elif group is not None and not cards:
+            vendor = _VENDORS.get(group.group("vendor").lower(), "")
+            owner = Subject(vendor, group.group("vendor"), None, 1, "clause")
+            extra: dict[str, object] = {"every_architecture": True, **({"most": True} if most else {})}
+            out.append(Draft(start, end, owner, "named_after", profession, None, detail=word.group(0),
+                             scope=Scope.FAMILY, extra=extra))
+    return out

@@ -160,6 +160,10 @@ ROLES: dict[str, RoleSpec] = {
     "introduced_in": RoleSpec("history", "F<word>X: F first appeared in X", _NONE),
     "first_word": RoleSpec("history", "<word>支持F的GPU: the first product or architecture with F", _NONE),
     "not_its_own": RoleSpec("history", "before a link or generation: not the owner's own (从NVLink 3.0…)", _NONE),
+    "profession": RoleSpec("history", "以<word>命名: who an architecture is named after (value: the word "
+                           "architectures.csv's named_after uses)",
+                           frozenset({"physicist", "mathematician", "computer scientist", "astronomer", "statistician",
+                                      "scientist"})),
     # derived.csv: figures the text computes (pipeline/extract/derived.py)
     "bytes_per_param": RoleSpec("derived", "a number format a model's weights are stored in (value: bytes)",
                                 frozenset({"4", "2", "1", "0.5"})),
