@@ -48,10 +48,15 @@ _TOTAL = re.compile(r"(?:总|合计|共|一共|总共|总计)\s*(?:带宽|互联
 
 def derived_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     """Computed figures in one sentence (normalised text, sentence-local mentions)."""
+    rate = re.search(r"Gb(?:ps|/s)", text, re.I) is not None
+    link = "nvlink" in text.lower()
+    model = _MODEL.search(text) is not None
+    if not (rate or link or model):
+        return []  # the common sentence: nothing computed, no second pass over its numbers
     quantities = find_quantities(text)
-    out = _bandwidth_drafts(text, mentions, state, quantities)
-    out += _link_drafts(text, mentions, state, quantities)
-    out += _model_drafts(text, mentions, state, quantities)
+    out = _bandwidth_drafts(text, mentions, state, quantities) if rate else []
+    out += _link_drafts(text, mentions, state, quantities) if link else []
+    out += _model_drafts(text, mentions, state, quantities) if model else []
     return out
 
 
