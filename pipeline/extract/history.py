@@ -307,7 +307,8 @@ def _draft(start: int, end: int, owner: Subject, attribute: str, value: int | st
            ref: Reference, *, negated: bool = False) -> Draft:
     family = ref.kind_of(owner.ref) == "architecture"
     extra: dict[str, object] = {"negated": True} if negated else {}
-    return Draft(start, end, owner, attribute, value, None, detail=detail, variant=owner.variant,
+    # a generation or an introduction is the architecture's: no variant of the card is meant
+    return Draft(start, end, owner, attribute, value, None, detail=detail, variant=None,
                  scope=Scope.FAMILY if family else Scope.PRODUCT, scope_detail=ref.name(owner.ref) if family else None,
                  extra=extra)
 
