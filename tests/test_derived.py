@@ -46,9 +46,9 @@ LINKS = [
 ]
 
 NEED = [
-    ("70B模型以FP16存放需要140GB显存。",
+    ("70B模型按FP16保存需要140GB显存。",
      [("140GB", "memory_need", "", "product", "supported", 140.0, W70)]),
-    ("70B模型以FP16存放只需要70GB显存。",
+    ("70B模型按FP16保存只需要70GB显存。",
      [("70GB", "memory_need", "", "product", "contradicted", 70.0, W70)]),
     # GiB: 140 GB is 130 GiB
     ("70B模型FP16权重需要130GB显存。",
@@ -65,7 +65,7 @@ NEED = [
 FITS = [
     ("70B模型FP16权重约140GB，一张24GB的卡放不下。",
      [("放不下", "fits_on_card", "", "product", "supported", "no_fit", "需140 GB，显存24 GB")]),
-    ("7B模型的FP16权重约需14GB，一张RTX 4090放不下。",
+    ("7B模型FP16权重约需14GB，一张RTX 4090放不下。",
      [("14GB", "memory_need", "", "product", "supported", 14.0, W7),
       ("放不下", "fits_on_card", R4090, "product", "contradicted", "no_fit", "需14 GB，显存24 GB")]),
     ("7B模型FP16约需14GB，RTX 4090放得下。",
@@ -132,10 +132,10 @@ def test_what_the_text_leaves_open_is_unverifiable(text: str, attribute: str, re
 
 
 def test_the_explanation_names_its_assumptions() -> None:
-    c = find(claims_for("70B模型以FP16存放只需要70GB显存。"), "70GB", "memory_need")
+    c = find(claims_for("70B模型按FP16保存只需要70GB显存。"), "70GB", "memory_need")
     assert c.check is not None and c.check.explanation == (
         "仅权重就需要70B参数 × 2字节（FP16）= 140 GB（130.385 GiB），文中“70GB”偏少。")
-    ok = find(claims_for("70B模型以FP16存放需要140GB显存。"), "140GB", "memory_need")
+    ok = find(claims_for("70B模型按FP16保存需要140GB显存。"), "140GB", "memory_need")
     assert ok.check is not None and "仅权重，未计KV Cache等开销" in ok.check.explanation
 
 
@@ -149,7 +149,7 @@ def test_model_sizes(text: str, params: float | None) -> None:
 
 
 @pytest.mark.parametrize(("text", "per"), [
-    ("以FP16存放", 2.0), ("BF16权重", 2.0), ("INT8量化", 1.0), ("4bit量化", 0.5), ("FP32训练", 4.0),
+    ("按FP16保存", 2.0), ("BF16权重", 2.0), ("INT8量化", 1.0), ("4bit量化", 0.5), ("FP32训练", 4.0),
     ("FP16和INT8都试过", None), ("没有说精度", None),
 ])
 def test_bytes_per_parameter(text: str, per: float | None) -> None:

@@ -24,8 +24,8 @@ GENERATION = [
       ("第四代Tensor Core", *A100_TC)]),
     ("Blackwell架构带来了第二代Transformer Engine。",
      [("第二代Transformer Engine", "generation", "blackwell", "family", "supported", 2, "第2代")]),
-    ("Blackwell架构带来了第五代Transformer Engine。",
-     [("第五代Transformer Engine", "generation", "blackwell", "family", "contradicted", 5, "第2代")]),
+    ("Blackwell架构带来了第三代Transformer Engine。",
+     [("第三代Transformer Engine", "generation", "blackwell", "family", "contradicted", 3, "第2代")]),
     ("T4配备第三代Tensor Core。",
      [("配备第三代Tensor Core", "tensor_cores", "nvidia_t4", "product", "supported", 1, "320"),
       ("第三代Tensor Core", "generation", "nvidia_t4", "product", "contradicted", 3, "第2代")]),
@@ -37,19 +37,19 @@ GENERATION = [
     ("H100支持NVLink 3.0。",
      [("NVLink 3.0", "generation", "nvidia_h100", "product", "contradicted", 3, "第4代")]),
     # the section's heading names the architecture the list is about
-    ("# Hopper架构\n\n- 第四代Tensor Core\n- NVSwitch 3：全互联",
+    ("# Hopper架构\n\n- 采用第四代Tensor Core\n- NVSwitch 2：交换芯片",
      [("第四代Tensor Core", "generation", "hopper", "family", "supported", 4, "第4代"),
-      ("NVSwitch 3", "generation", "hopper", "family", "supported", 3, "第3代")]),
-    ("# Ampere架构\n\n- 第三代Tensor Core\n- NVSwitch 3：全互联",
+      ("NVSwitch 2", "generation", "hopper", "family", "contradicted", 2, "第3代")]),
+    ("# Ampere架构\n\n- 采用第三代Tensor Core\n- NVSwitch 2：交换芯片",
      [("第三代Tensor Core", "generation", "ampere", "family", "supported", 3, "第3代"),
-      ("NVSwitch 3", "generation", "ampere", "family", "contradicted", 3, "第2代")]),
+      ("NVSwitch 2", "generation", "ampere", "family", "supported", 2, "第2代")]),
     # the count's generation in brackets
-    ("RTX 4090有512个Tensor Core（第四代）。",
+    ("RTX 4090有512个Tensor Core (第四代)。",
      [("512个", "tensor_cores", "nvidia_rtx_4090", "product", "supported", 512, "512"),
-      ("Tensor Core（第四代）", "generation", "nvidia_rtx_4090", "product", "supported", 4, "第4代")]),
-    ("RTX 4090有512个Tensor Core（第三代）。",
+      ("Tensor Core (第四代)", "generation", "nvidia_rtx_4090", "product", "supported", 4, "第4代")]),
+    ("RTX 4090有512个Tensor Core (第三代)。",
      [("512个", "tensor_cores", "nvidia_rtx_4090", "product", "supported", 512, "512"),
-      ("Tensor Core（第三代）", "generation", "nvidia_rtx_4090", "product", "contradicted", 3, "第4代")]),
+      ("Tensor Core (第三代)", "generation", "nvidia_rtx_4090", "product", "contradicted", 3, "第4代")]),
     # negation; the source of a change is not the owner's
     ("A100用的不是第四代Tensor Core。",
      [("第四代Tensor Core", "generation", "nvidia_a100", "product", "supported", 4, "第3代"),
@@ -115,7 +115,7 @@ NAMING = [
     ("Ampere架构以法国物理学家安培的名字命名。",
      [("物理学家", "named_after", "ampere", "family", "supported", "physicist",
        "Ampere: André-Marie Ampère, French physicist and mathematician")]),
-    ("Hopper架构以物理学家的名字命名。",
+    ("Hopper架构的名字来自一位物理学家。",
      [("物理学家", "named_after", "hopper", "family", "contradicted", "physicist",
        "Hopper: Grace Hopper, American computer scientist and US Navy rear admiral")]),
     # a vendor's architectures as a class: every one of them, or most with 大多
@@ -146,7 +146,7 @@ def test_named_after(text: str, expected: list[tuple[object, ...]]) -> None:
 
 
 def test_a_product_line_named_after_someone_is_no_architecture_claim() -> None:
-    assert not [c for c in claims_for("Tesla是NVIDIA数据中心计算卡的产品线名称，取自物理学家尼古拉·特斯拉。")
+    assert not [c for c in claims_for("GeForce是NVIDIA游戏显卡的品牌，名字取自一位物理学家。")
                 if c.attribute == "named_after"]
 
 
@@ -197,7 +197,7 @@ def test_what_the_tables_do_not_record_is_unverifiable(text: str, attribute: str
 @pytest.mark.parametrize("text", [
     "Blackwell引入了新一代Transformer Engine。",  # a newer version is not the feature's introduction
     "前代的第三代Tensor Core已经很强。",  # the previous generation's
-    "与A100相比，H100的第四代NVLink更快。",  # NVLink 4 is H100's; but not A100's (no claim for it)
+    "与A100相比，H200用上的第四代NVLink更快。",  # NVLink 4 is H100's; but not A100's (no claim for it)
 ])
 def test_not_the_owners_own(text: str) -> None:
     claims = claims_for(text)

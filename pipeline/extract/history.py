@@ -121,7 +121,7 @@ def enter_section(state: DocState, level: int, text: str, mentions: list[Mention
 
 
 def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
-    """第四代Tensor Core, 第五代 Transformer Engine, 576个Tensor Core（第四代）."""
+    """第N代Tensor Core, 第N代Transformer引擎, N个Tensor Core（第N代）."""
     out: list[Draft] = []
     for column, pattern in _GENERATION_OF:
         for hit in pattern.finditer(text):
@@ -325,7 +325,7 @@ _CLASS = re.compile(r"(?P<vendor>NVIDIA|英伟达|AMD|英特尔|Intel)\s*(?:的|
 
 
 def _naming_drafts(text: str, mentions: list[Mention], ref: Reference) -> list[Draft]:
-    """"Ampere架构以法国物理学家安培命名", "以统计学家 David Blackwell 命名", "NVIDIA的GPU架构以物理学家的名字命名"."""
+    """"X架构以某物理学家命名", "以统计学家某某命名", "某厂商的GPU架构都以某类学者命名"."""
     out: list[Draft] = []
     for hit in _NAMED.finditer(text):
         who = hit.group("who")

@@ -8,7 +8,7 @@ is compared with. Its owner comes from the owner resolution (``subjects.resolve`
 comparison whose owner is a guess is never flagged. The words are data (``pipeline/lexicon/comparisons.csv``); what
 stays here is the grammar around them: which side is which, the number, its hedge and a negation.
 
-A comparison needs a product on each side and a compared attribute named in the sentence: "比A100快2-3倍" or
+A comparison needs a product on each side and a compared attribute named in the sentence: "比Y快一大截" or
 "性能是Y的30倍" compare no spec and are left alone.
 """
 
@@ -96,7 +96,7 @@ class _Relation:
 def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference,
                     stated: list[Draft]) -> list[Draft]:
     """Comparisons in one sentence (normalised text, sentence-local mentions); ``stated`` are the sentence's
-    figures already read, which a sameness claim may restate ("3584个CUDA核心（与P40相同）")."""
+    figures already read, which a sameness claim may restate ("10752个CUDA核心（与Y相同）")."""
     products = [m for m in mentions if m.kind in _PRODUCT]
     if not products:
         return []
@@ -131,7 +131,7 @@ def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
 
 
 def _restated(stated: list[Draft], owner: str, attribute: str | None, rel: _Relation) -> float | int | str | None:
-    """The owner's figure the sentence states next to the sameness claim ("3584个CUDA核心（与P40相同）")."""
+    """The owner's figure the sentence states next to the sameness claim ("10752个CUDA核心（与Y相同）")."""
     near = [d for d in stated if d.subject.ref == owner and d.attribute == attribute and d.end <= rel.end + 16
             and isinstance(d.value, (int, float, str))]
     if not near:
@@ -322,11 +322,11 @@ def _next_clause(text: str, m: Mention, ce: int, mentions: list[Mention],
 
 def _sameness(text: str, m: Mention, cs: int, start: int, after_at: int, hit: re.Match[str],
               mentions: list[Mention]) -> _Relation | None:
-    """X与Y(的显存)相同 / 和Y一样大 / 与Y基本持平 / 与Y相同的GA100芯片."""
+    """X与Y(的显存)相同 / 和Y一样大 / 与Y基本持平 / 与Y相同的XX芯片."""
     end = after_at + hit.end()
     attribute, part = _attribute(text, cs, after_at + hit.start("same"), mentions, skip=(m.start, after_at),
                                  earlier=False)
-    if attribute is None:  # "采用与A100相同的GA100芯片": what is the same is named after it
+    if attribute is None:  # "用的是与Y相同的芯片XX": what is the same is named after it
         attribute, part = _named_after(text, end, mentions)
     if attribute is None:  # "和RTX 4090一样拥有24GB显存", "与A100同样配备HBM2e"
         _cs, ce = cues.clause_bounds(text, end)
@@ -366,8 +366,8 @@ def _inherited(text: str, m: Mention, cs: int, start: int, after_at: int, ce: in
 
 
 def _named_after(text: str, at: int, mentions: list[Mention]) -> tuple[str | None, str | None]:
-    """"相同的GA100芯片", "一样的Ampere架构", "相同的HBM3显存": a chip, architecture or memory type named right
-    after a sameness word is what is the same."""
+    """"相同的<chip>芯片", "一样的<architecture>架构", "相同的<memory>显存": a chip, architecture or memory type
+    named right after a sameness word is what is the same."""
     hit = re.match(r"\s*的?\s*", text[at:])
     at += hit.end() if hit else 0
     named = next((n for n in mentions if n.start == at), None)
@@ -380,7 +380,7 @@ def _named_after(text: str, at: int, mentions: list[Mention]) -> tuple[str | Non
 def _attribute(text: str, lo: int, hi: int, mentions: list[Mention], *, skip: tuple[int, int] | None = None,
                nearest_first: bool = False, earlier: bool = True) -> tuple[str | None, str | None]:
     """The compared attribute named in ``text[lo:hi]`` (nearest to ``hi``), else in the clauses before ``lo`` in
-    the sentence ("单看显存带宽，A100是V100的两倍多"); product names (and ``skip``) are not searched."""
+    the sentence ("论显存带宽，X是Y的两倍"); product names (and ``skip``) are not searched."""
     blank = list(text)
     for n in mentions:
         if n.kind in ("product", "series"):
@@ -392,7 +392,7 @@ def _attribute(text: str, lo: int, hi: int, mentions: list[Mention], *, skip: tu
     cs, _ce = cues.clause_bounds(text, lo)
     generic = [g.start() for g in _GENERIC.finditer(plain, cs, hi)]
     if generic and (found is None or (found[0] in _COUNTS and max(generic) >= found[2])):
-        return None, None  # "其他参数与A100一致", "Tensor Core的计算能力比A100高": not one spec of the table
+        return None, None  # "其余规格与Y相同", "Tensor Core的计算能力比Y高": not one spec of the table
     pos = lo
     while found is None and earlier and pos > 0:
         ps, _pe = cues.clause_bounds(text, pos - 1)
