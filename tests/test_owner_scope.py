@@ -148,7 +148,8 @@ READING_CASES = [
       ("3.35TB/s", "memory_bandwidth", "Hopper", "family", U, "scope_not_product")]),
     # "带宽" alone takes the kind an earlier clause names
     ("H100搭载第四代NVLink，单卡带宽900GB/s，8卡系统总带宽7.2TB/s。", "t.txt",
-     [("900GB/s", "interconnect_bandwidth", "nvidia_h100", P, S, None),
+     [("第四代NVLink", "generation", "nvidia_h100", P, S, None),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_h100", P, S, None),
       ("7.2TB/s", "interconnect_bandwidth", "nvidia_h100", "system", S, None)]),
     ("H100使用HBM3显存，远超传统GDDR6显存。", "t.txt", [("HBM3", "memory_type", "nvidia_h100", P, S, None)]),
     # a size in a model name the tables lack (a modded card): not an error
