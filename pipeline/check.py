@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
 from .check_scoped import check_scoped
@@ -87,6 +88,9 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
 
 
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
+    kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check_kinds.py)
+    if kind is not None:
+        return kind
     secondary = check_secondary(claim, ref)
     if secondary is not None:
         return secondary

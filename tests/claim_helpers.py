@@ -35,8 +35,10 @@ def field(c: Claim, name: str) -> Any:
         return c.verdict.value if c.verdict else ""
     if name in ("reason", "expected", "explanation"):
         value = getattr(c.check, name, None) if c.check else None
-    else:
+    elif name in Claim.__dataclass_fields__:
         value = getattr(c, name)
+    else:  # a field the claim record keeps in extra: a comparison's target, a computation's inputs
+        value = c.extra.get(name)
     if isinstance(value, Enum):
         return value.value
     return "" if value is None and name == "reason" else value

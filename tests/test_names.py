@@ -39,7 +39,8 @@ def test_technology_credited_to_a_rival(text: str, expected: list[tuple[str, ...
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("P40支持Tensor Core。", [("支持Tensor Core", "tensor_cores", "nvidia_tesla_p40", P, C)]),  # Pascal has none
-    ("L4配备第四代Tensor Core。", [("配备第四代Tensor Core", "tensor_cores", "nvidia_l4", P, S)]),
+    ("L4配备第四代Tensor Core。", [("配备第四代Tensor Core", "tensor_cores", "nvidia_l4", P, S),
+                                 ("第四代Tensor Core", "generation", "nvidia_l4", P, S)]),
 ])
 def test_tensor_core_presence(text: str, expected: list[tuple[str, ...]]) -> None:
     assert rows(claims_for(text)) == expected

@@ -40,7 +40,8 @@ def test_infinity_cache_by_any_name(name: str) -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("MI300X的显存容量很大，达到192GB。", [("192GB", "memory_size", "amd_mi300x", P, S)]),
-    ("MI300X的显存容量是H100的2.4倍，达到256GB。", [("256GB", "memory_size", "amd_mi300x", P, C)]),
+    ("MI300X的显存容量是H100的2.4倍，达到256GB。", [("是H100的2.4倍", "ratio", "amd_mi300x", P, S),
+                                               ("256GB", "memory_size", "amd_mi300x", P, C)]),
 ])
 def test_clause_of_only_a_verb_and_a_number_continues_the_memory_clause(text: str, expected: Rows) -> None:
     assert rows(claims_for(text)) == expected
@@ -209,7 +210,8 @@ NOT_RATED_CASES = [
     ("公版4090可达450W。",                     [("可达450W", "tdp", "nvidia_rtx_4090", P, S)]),
     # a DGX's power is the system's (systems.csv: DGX H100 10.2 kW), not eight cards' TDP
     ("一台DGX H100的功耗为10.2kW。",           [("10.2kW", "tdp", "nvidia_h100", SYS, S)]),
-    ("2080 Ti的功耗比Titan RTX低30W。",          []),  # a difference
+    # a difference: a comparison claim, not the card's rated figure
+    ("2080 Ti的功耗比Titan RTX低30W。",          [("比Titan RTX低30W", "difference", "nvidia_rtx_2080_ti", P, S)]),
     ("2080 Ti的功耗为250W。",                   [("250W", "tdp", "nvidia_rtx_2080_ti", P, S)]),
     ("RTX 4090显存频率21Gbps。",                []),  # per-pin rate
     ("RTX 4090显存带宽1008GB/s。",              [("1008GB/s", "memory_bandwidth", "nvidia_rtx_4090", P, S)]),
@@ -317,6 +319,7 @@ def test_a_parallel_clause_needs_a_card_and_a_bare_verb() -> None:
     # a variant named without the card, before the value's clause or right after the value
     ("H100 PCIe的功耗为350W。SXM5版本支持第四代NVLink，每块GPU的NVLink总带宽为900GB/s。",
      [("350W", "tdp", "nvidia_h100", P, S, "PCIe"),
+      ("第四代NVLink", "generation", "nvidia_h100", P, S, None),
       ("900GB/s", "interconnect_bandwidth", "nvidia_h100", P, S, "SXM5")]),
     ("RTX 3080 10GB版本配备8704个CUDA核心。后来在2022年推出的12GB版本显存带宽提升到912GB/s。",
      [("10GB", "memory_size", "nvidia_rtx_3080", P, S, None),

@@ -87,7 +87,8 @@ SCOPE_CASES = [
                                           ("64GB", "memory_size", "intel_gaudi_3", "unit", U, "scope_not_product"),
                                           ("HBM2e", "memory_type", "intel_gaudi_3", P, S, None)]),
     # an ordinal is a generation, not a count
-    ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None)]),
+    ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None),
+                                         ("Tensor Core（第3代）", "generation", "nvidia_a100", P, S, None)]),
 ]
 
 FORM_CASES = [
@@ -147,7 +148,8 @@ READING_CASES = [
       ("3.35TB/s", "memory_bandwidth", "Hopper", "family", U, "scope_not_product")]),
     # "带宽" alone takes the kind an earlier clause names
     ("H100搭载第四代NVLink，单卡带宽900GB/s，8卡系统总带宽7.2TB/s。", "t.txt",
-     [("900GB/s", "interconnect_bandwidth", "nvidia_h100", P, S, None),
+     [("第四代NVLink", "generation", "nvidia_h100", P, S, None),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_h100", P, S, None),
       ("7.2TB/s", "interconnect_bandwidth", "nvidia_h100", "system", S, None)]),
     ("H100使用HBM3显存，远超传统GDDR6显存。", "t.txt", [("HBM3", "memory_type", "nvidia_h100", P, S, None)]),
     # a size in a model name the tables lack (a modded card): not an error

@@ -133,6 +133,7 @@ def test_chip_substitution_carries_to_later_mentions() -> None:
         ("H100 GPU", "gpu_chip", "nvidia_t4", P, M),
         ("80GB", "memory_size", "nvidia_t4", P, M),
         ("3.35TB/s", "memory_bandwidth", "nvidia_t4", P, M),
+        ("低", "ordering", "nvidia_t4", P, S),  # the real H100 is compared: 70 W against 350-700 W
     ]
 
 

@@ -11,7 +11,9 @@ from ..reference import Reference
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
+from .derived import derived_drafts
 from .draft import Draft
+from .history import history_drafts
 from .names import (
     _chip_substitution_drafts,
     _identity_drafts,
@@ -21,6 +23,7 @@ from .names import (
     _tensor_presence_drafts,
 )
 from .numbers import _card_count, _quantity_drafts
+from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import key_value_rows, table_claims
 from .topic import enter_sentence, leave_sentence
@@ -95,7 +98,7 @@ def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = Fals
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
                **({"written_unit": d.written_unit} if d.written_unit else {}),
                **({"every_member": True} if _every_member(sent.text, d) else {}),
-               **({"speculative": True} if speculative else {})},
+               **({"speculative": True} if speculative else {}), **d.extra},
     )
 
 
@@ -136,4 +139,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
+    drafts += relative_drafts(text, mentions, state, ref, drafts)
+    drafts += history_drafts(text, mentions, state, ref)
+    drafts += derived_drafts(text, mentions, state, ref)
     return drafts

@@ -65,6 +65,8 @@ class DocState:
     headings: list[tuple[int, Subject | None, bool, bool]] = field(default_factory=list)
     owners_seen: set[str] = field(default_factory=set)  # every product the article's sentences were about
     speculative: bool = False  # the section's heading says it is about forecasts or rumours (传闻规格)
+    # (heading level, the architecture its section is about, or None): for history claims (history.py)
+    families: list[tuple[int, str | None]] = field(default_factory=list)
 
 
 def is_comparative(text: str, m: Mention) -> bool:

@@ -12,6 +12,7 @@ import re
 
 from ..records import BlockKind, Mention, Sentence
 from .cues import SPECULATIVE
+from .history import enter_section
 from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative
 
 _ATX = re.compile(r"[ \t]*(#{1,6})[ \t]")
@@ -47,7 +48,9 @@ def leave_sentence(state: DocState, sent: Sentence, norm: str, mentions: list[Me
     own figures were read like any sentence's."""
     if sent.kind in (BlockKind.HEADING, BlockKind.TITLE):
         text = norm[sent.start:sent.end]
-        _enter_heading(state, 0 if sent.kind is BlockKind.TITLE else heading_level(norm, sent.start), text, mentions)
+        level = 0 if sent.kind is BlockKind.TITLE else heading_level(norm, sent.start)
+        _enter_heading(state, level, text, mentions)
+        enter_section(state, level, text, mentions)  # the architecture a section is about, for history claims
 
 
 def _owners(text: str, mentions: list[Mention]) -> list[Subject]:
