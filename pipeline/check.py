@@ -79,6 +79,11 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
         return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是预计或传闻中的数值；{name}的实际规格为"
                      f"{check.expected or '（参考表无数据）'}，不作判断。", check.expected, check.source,
                      check.source_title, Reason.SPECULATIVE)
+    if claim.attribute == "memory_size" and claim.qualifier is Qualifier.APPROX and claim.multiplier <= 1:
+        # a card's capacity is an exact figure; "约20GB" / "~9 GB" is what a workload uses or what is left free
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是约数，多指实际可用或占用的显存，而非{name}的"
+                     f"显存规格（{check.expected or '参考表无数据'}），不作判断。", check.expected, check.source,
+                     check.source_title, Reason.NOT_COMPARABLE)
     if claim.extra.get("via", "explicit") in UNCERTAIN_OWNERS:
         attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{quoted(claim)}”属于哪张卡；若指{name}，其{attr_zh}"

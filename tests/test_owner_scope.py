@@ -171,6 +171,29 @@ READING_CASES = [
     ("H200 SXM：141GB @ 4.8TB/s，NVLink 900GB/s", "t.txt",
      [("4.8TB/s", "memory_bandwidth", "nvidia_h200", P, S, None),
       ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
+    # workload figures: a column headed by a need or a use, usable memory, an approximate capacity
+    ("## RTX 3090 训练估算\n\n| 项目 | 所需显存 |\n|---|---|\n| 权重 | ~30GB |\n| 合计 | 约 90GB |", "t.md", []),
+    ("| 量化 | 显存占用 | 推荐显卡 |\n|---|---|---|\n| INT4 | ~6 GB | RTX 3060 |", "t.md", []),
+    ("| 显卡 | 显存 |\n|---|---|\n| RTX 3060 | 12GB |", "t.md",
+     [("12GB", "memory_size", "nvidia_rtx_3060", P, S, None)]),
+    ("推理时RTX 3090实际可用约21GB显存。", "t.txt", []),
+    ("微调至少要6张RTX 3090（每张给出约21GB显存）。", "t.txt",
+     [("约21GB", "memory_size", "nvidia_rtx_3090", P, U, "not_comparable")]),
+    ("RTX 3090有约24GB显存。", "t.txt", [("约24GB", "memory_size", "nvidia_rtx_3090", P, S, None)]),
+    # a unit counted, then 每个 / 各 after it; a cache named earlier keeps a later MB total; 每条 after counted links
+    ("RX 7900 XTX的Navi 31有6个MCD，它们每个带有16MB缓存，合起来是96MB。", "t.txt",
+     [("16MB", "cache_size", "amd_rx_7900_xtx", "unit", U, "scope_not_product"),
+      ("96MB", "cache_size", "amd_rx_7900_xtx", P, S, None)]),
+    ("A100共有12条NVLink链路，每条可跑50GB/s。", "t.txt",
+     [("12条NVLink链路", "nvlink_links", "nvidia_a100", P, S, None),
+      ("50GB/s", "interconnect_bandwidth", "nvidia_a100", "link", U, "scope_not_product")]),
+    # a spaced dash ends an item of a spec line; an item labelled with a thing no cue names takes no earlier cue
+    ("H200要点 - 显存: 141GB - NVLink: 900GB/s - 解码器: 600 GB/s", "t.txt",
+     [("141GB", "memory_size", "nvidia_h200", P, S, None),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
+    # a maker verb after 的 is a noun ("某厂越来越厚的散热器设计"), no claim about who made the card
+    ("RX 7900 XT的散热器不大。\n\n对比之下，英伟达越来越厚重的散热器设计显得笨重。", "t.txt", []),
+    ("RX 7900 XT的功耗是300W，改款后低了20W。", "t.txt", [("300W", "tdp", "amd_rx_7900_xt", P, C, None)]),
     # what varies across a product line is not judged for the line
     ("NVIDIA Tesla产品线的Hopper架构于2022年3月正式亮相。", "t.txt",
      [("Hopper", "architecture", "nvidia_tesla", P, U, "owner_uncertain"),

@@ -11,7 +11,9 @@ import re
 from ..lexicon import load_lexicon
 from .quantities import Quantity
 
-CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n|]")  # "|" separates the items of a spec line: "显存 80GB | 带宽 3TB/s"
+# "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
+# (a dash between digits is a range: "4 - 5 GB")
+CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n|]|(?<=\D)\s[-–—]\s(?=\D)")
 LEX = load_lexicon()
 _W = LEX.alt  # a role's words as one alternation
 
@@ -77,7 +79,8 @@ TENSOR_PRESENCE = re.compile(
     r"(?!\s*[的]?\s*(?:数|数量|为|:|\d))", re.I)
 # "英特尔推出的至强处理器", "超微电脑推出的GPU服务器": the vendor made the thing named after 的, not the card
 MADE_SOMETHING_ELSE = _re(rf"\s*的\s*[^,;。]{{0,8}}?{_W('not_a_gpu')}")
-RELATION_VERBS = _re(rf"^[^,;。]{{0,10}}?({_W('maker_verb')})")
+# the verb follows the vendor within a few characters, with no 的 between: "NVIDIA越来越大的散热器设计" is a design
+RELATION_VERBS = _re(rf"^[^,;。的]{{0,10}}?({_W('maker_verb')})")
 AS_GPU = _re(rf"^\s*{_W('gpu_noun')}")
 USES = _re(rf"({_W('uses_verb')})[了的]?\s*(?:[^,;。]{{0,8}}的)?\s*$")
 ARCH_AFTER = _re(rf"^\s*{_W('arch_noun')}")
@@ -173,6 +176,9 @@ def _rate_cue(left: str, right: str = "") -> str | None:
 _AT_SIZE = re.compile(r"\d\s*[GT]B\s*(?:HBM\w*|GDDR\w*)?\s*[@＠]\s*$", re.I)
 
 
+_LABELLED = re.compile(r"^\s*[^:：\d]{1,12}[:：]\s*$")
+
+
 def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     """(memory_bandwidth | effective_bandwidth | interconnect_bandwidth | link_bandwidth | None, generic).
 
@@ -189,6 +195,8 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     generic = attr == "memory_bandwidth" and not _SPECIFIC_MEMORY.search(clause)
     if attr is not None and not generic:
         return attr, False
+    if attr is None and _LABELLED.match(text[cs:q.start]):
+        return None, False  # "解压引擎: 800 GB/s": an item labelled with something no cue names takes no earlier cue
     pos = cs
     first_generic: tuple[str | None, bool] | None = None
     while pos > 0:  # the nearest earlier clause that names a kind ("搭载NVLink，单卡带宽900GB/s，总带宽7.2TB/s")

@@ -254,9 +254,13 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         noun = cues.size_noun(text, q)
         if noun == "memory":
             return "memory_size", None
-        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)):
+        # a size under 1GB after a cache was named ("16MB缓存，总计96MB") is still the cache's
+        earlier_cache = q.high < 1 and cues.CACHE_CUE.search(text, 0, q.start)
+        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)) or earlier_cache:
             cs, ce = cues.clause_bounds(text, q.start)
             m = cues.CACHE_CUE.search(text, cs, ce)
+            if m is None and earlier_cache:
+                return "cache_size", cues.cache_named(text[:q.start])
             scope = cues.cache_named(text[cs:ce]) or "L2"
             return "cache_size", (scope if m else None)
         cs, ce = cues.clause_bounds(text, q.start)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import LEX, cache_named, link_named
+from .cues import LEX, NOT_A_SPEC_LEFT, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
 from .quantities import find_quantities
@@ -43,7 +43,7 @@ def key_value_rows(seg: Segmented, table: Table, ref: Reference) -> list[tuple[i
     from ..segment import get_segmenter
 
     if not table.rows or len([c for c in table.header if c.text.strip()]) != 2 or any(
-            len(r) != 2 for r in table.rows if r):
+            len(r) != 2 for r in table.rows if r) or _states_needs(seg.norm, table.header[1]):
         return []
     matcher = get_segmenter(ref).matcher
     out: list[tuple[int, int, str, list[Mention]]] = []
@@ -106,11 +106,17 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                 subj_m = col_subjects[j - 1] if j - 1 < len(col_subjects) else None
                 label = seg.norm[row[0].start:row[0].end]
                 attrs = header_attributes(label)
-            if subj_m is None or not attrs:
+            if subj_m is None or not attrs or (by_row and j < len(table.header) and
+                                               _states_needs(seg.norm, table.header[j])):
                 continue
             subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
             drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label)))
         yield (row_start, row_end), drafts
+
+
+def _states_needs(norm: str, header: Cell) -> bool:
+    """A column headed by a need or a use ("所需显存", "显存占用"): its cells are what a workload takes, not specs."""
+    return bool(NOT_A_SPEC_LEFT.search(norm[header.start:header.end]))
 
 
 def _scope(attrs: tuple[str, ...], label: str) -> str | None:
