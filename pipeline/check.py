@@ -10,6 +10,7 @@ from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
 from .check_scoped import check_scoped
 from .check_secondary import check_secondary
+from .check_variants import pin_variants
 from .compare import (
     candidate_rows,
     expected_text,
@@ -216,7 +217,7 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
 
 def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | None = None,
                  tol: Tolerance | None = None) -> list[Claim]:
-    return [replace(c, check=check_claim(c, ref, ctx, tol)) for c in claims]
+    return pin_variants([replace(c, check=check_claim(c, ref, ctx, tol)) for c in claims], ref, tol)
 
 
 def note_inconsistencies(claims: list[Claim]) -> list[Claim]:
