@@ -34,7 +34,7 @@ def _open_temp(path: Path) -> tuple[int, Path]:
     return fd, Path(name)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     """Make the rename itself durable; not possible (nor needed) on every platform."""
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -52,7 +52,7 @@ def _commit(tmp: Path, path: Path, durable: bool = True) -> None:
     os.chmod(tmp, _FILE_MODE)  # mkstemp creates 0600; give the file ordinary permissions
     os.replace(tmp, path)
     if durable:
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
 
 
 def _discard(tmp: Path) -> None:

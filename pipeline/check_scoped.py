@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from .compare import fmt, numeric_fits
 from .config import Tolerance
 from .records import Check, Claim, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
@@ -88,16 +89,12 @@ def _value(claim: Claim, row: SpecRow) -> float | None:
 
 
 def _fmt(row: SpecRow) -> str:
-    from .check import fmt
-
     value = row.value if isinstance(row.value, str) else fmt(float(row.value))
     return f"{value} {row.unit}".strip()
 
 
 def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     """The verdict on a claim whose scope is not one card."""
-    from .check import numeric_fits
-
     entity = _entity(claim, ref)
     label = scope_label(claim)
     name = ref.name(claim.subject or "")
@@ -129,8 +126,6 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
 
 def _why(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> str:
     """A likely cause of a wrong link figure: bits written for bytes, or the total given as one direction."""
-    from .check import numeric_fits
-
     if not isinstance(claim.value, (int, float)):
         return ""
     as_written = replace(claim, extra={**claim.extra, "resolution": 0.0})
@@ -145,8 +140,6 @@ def _why(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> str:
 
 def _other_link(claim: Claim, ref: Reference, entity: str, tol: Tolerance) -> str | None:
     """Another generation of the same link whose figure the stated one is (NVLink 5.0 given NVLink 4.0's 900 GB/s)."""
-    from .check import numeric_fits
-
     family = entity.rsplit("_", 1)[0]
     per = _PER.get(claim.scope_detail or "", "")
     as_written = replace(claim, extra={**claim.extra, "resolution": 0.0})

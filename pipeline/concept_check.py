@@ -50,8 +50,9 @@ def _positioning(claim: Claim, ref: Reference) -> Check:
         return Check(Verdict.UNVERIFIABLE, "参考表中没有这张卡的定位信息，无法核实。")
     source, title = _product_source(ref, p.product_id)
     expected = "、".join(POSITIONING_ZH.get(x, x) for x in p.positioning)
-    stated = POSITIONING_ZH.get(str(claim.value), str(claim.value))
-    if claim.value in p.positioning:
+    said = str(claim.value).split("|")
+    stated = "与".join(POSITIONING_ZH.get(x, x) for x in said)
+    if any(x in p.positioning for x in said):  # "面向训练与推理": a card for either fits
         return Check(Verdict.SUPPORTED, f"{p.name}的定位包括{stated}，与文中所述相符。", expected, source, title)
     return Check(Verdict.CONTRADICTED,
                  f"{p.name}的定位是{expected}，不是{stated}平台，文中“{claim.text.strip()}”不正确。",
@@ -80,10 +81,10 @@ def _precision(claim: Claim, ref: Reference) -> Check:
 
 def _hardware(claim: Claim, ref: Reference) -> Check:
     p = ref.products[claim.subject or ""]
-    from .check import _variant_match
+    from .compare import variant_match
 
     source, title = _product_source(ref, p.product_id)
-    interfaces = [str(r.value) for r in _variant_match(ref.rows(p.product_id, "interface"), claim.variant)]
+    interfaces = [str(r.value) for r in variant_match(ref.rows(p.product_id, "interface"), claim.variant)]
     if claim.value == "builtin_framework":
         return Check(Verdict.CONTRADICTED,
                      f"{p.name}是一块GPU硬件，不内置TensorFlow、PyTorch等深度学习框架；框架安装在主机的软件环境中。",

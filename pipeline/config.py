@@ -30,6 +30,10 @@ class Tolerance:
     exact: float = 0.0  # counts and sizes must match
     exact_rate: float = 0.035  # bandwidths, throughput: marketing rounding (2TB/s vs 2039 GB/s)
     approx: float = 0.10  # 约 / 左右 / 近
+    multiple: float = 0.05  # a ratio between two products written as an exact multiple or percentage (两倍, 提升70%)
+    # a whole multiple (3倍) is a rounded figure: vendors write 3x for 3.4x, rarely for 2.6x
+    whole_multiple_below: float = 0.15
+    whole_multiple_above: float = 0.20
 
 
 @dataclass(frozen=True)

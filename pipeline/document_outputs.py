@@ -51,6 +51,7 @@ class DocumentOutput:
     claims_csv: str  # its claims.csv rows (no header)
     checks: tuple[Any, ...]  # validation.claims_suite.ClaimRow per claim; empty when not fresh
     verdicts: tuple[tuple[str | None, int], ...]  # in the order they first appear (the marker keeps it)
+    reasons: tuple[tuple[str, int], ...]  # unverifiable claims by reason
     claims: int
     flagged_new: int  # open flags of a fresh document whose verdict is in --fail-on
     state: Any = None  # store.PreparedResult, when the state is to save this document
@@ -114,6 +115,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     lines = [json.dumps(d, ensure_ascii=False) for d in records]
     own = [line[:line.rindex(', "review_status": ')] + "}" for line in lines]
     verdicts = Counter(d["verdict"] for d in records)
+    reasons = Counter(d["reason"] for d in records if d.get("reason"))
     flagged_new = sum(1 for d in records if d["verdict"] in ctx.fail_on and d["review_status"] == "open") \
         if fresh else 0
     # an error or skipped document has no claims whose offsets need its length
@@ -128,7 +130,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         fingerprint=fingerprint, claims_jsonl="".join(f"{line}\n" for line in lines),
         document_jsonl=_line(r.to_dict()),
         claimreview_jsonl="".join(_line(o) for o in reviews), claims_csv=csv_rows(records, CSV_COLUMNS),
-        checks=checks, verdicts=tuple(verdicts.items()), claims=len(records),
+        checks=checks, verdicts=tuple(verdicts.items()), reasons=tuple(reasons.items()), claims=len(records),
         flagged_new=flagged_new,
         state=prepare_result(result, pipeline_version(result, ctx), own) if (fresh if save is None else save)
         and ctx.state else None)

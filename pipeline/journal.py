@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .atomic import fsync_dir
 from .errors import UsageError
 
 
@@ -46,7 +47,7 @@ def append(path: Path, records: Iterable[Mapping[str, Any]]) -> int:
     finally:
         os.close(fd)
     if size == 0:
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     return lines.count("\n") - lines.startswith("\n")
 
 
@@ -54,19 +55,6 @@ def _last_byte(path: Path, size: int) -> bytes:
     with open(path, "rb") as fh:
         fh.seek(size - 1)
         return fh.read(1)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def read(path: Path) -> Iterator[dict[str, Any]]:

@@ -58,6 +58,7 @@ class Outputs:
         self.index: dict[str, str] = {}
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
+        self.reasons: Counter[str] = Counter()  # why claims are unverifiable
         self.claims = self.skipped = self.errors = self.flagged_new = 0
         self.decisions = store.decisions() if store else {}
         self.date = now()[:10]
@@ -97,6 +98,7 @@ class Outputs:
             self.validator.add_rows(o.checks)
         for verdict, n in o.verdicts:
             self.verdicts[verdict] += n  # type: ignore[index]
+        self.reasons.update(dict(o.reasons))
         self.flagged_new += o.flagged_new
         self.claims += o.claims
         self.contents.append((o.doc_id, o.sha256))
@@ -148,7 +150,7 @@ class Outputs:
         from .atomic import atomic_write_text
 
         self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
-                              "errors": self.errors, "verdicts": dict(self.verdicts)}
+                              "errors": self.errors, "verdicts": dict(self.verdicts), "reasons": dict(self.reasons)}
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
 
 

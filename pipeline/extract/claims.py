@@ -6,22 +6,26 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from ..records import BlockKind, Claim, Document, Mention, Sentence
+from ..records import BlockKind, Claim, Document, Mention, Sentence, Table
 from ..reference import Reference
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
+from .derived import derived_drafts
 from .draft import Draft
+from .history import history_drafts
 from .names import (
     _chip_substitution_drafts,
+    _identity_drafts,
     _interface_drafts,
     _manufacturer_drafts,
     _mention_drafts,
     _tensor_presence_drafts,
 )
 from .numbers import _card_count, _quantity_drafts
+from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
-from .tables import table_claims
+from .tables import key_value_rows, table_claims
 from .topic import enter_sentence, leave_sentence
 
 
@@ -32,7 +36,11 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
     prev_end = 0
+    index = len(seg.sentences)  # table rows are numbered after the prose sentences
+    tables = sorted(doc.tables, key=lambda t: t.start)
     for sent in seg.sentences:
+        while tables and tables[0].start < sent.start:  # a table is read where it stands, with the topic there
+            index = _table(doc, seg, tables.pop(0), ref, state, claims, index)
         text = seg.norm[sent.start:sent.end]
         lo, hi = bisect_left(starts, sent.start), bisect_left(starts, sent.end)
         mentions = [_local(m, sent.start) for m in ordered[lo:hi] if m.end <= sent.end]
@@ -41,27 +49,46 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
         for d in sentence_drafts(text, mentions, state, ref):
-            claims.extend(_finish(doc, sent, d))
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
         update_topic(text, mentions, state)
         leave_sentence(state, sent, seg.norm, mentions)
         _update_pending(text, mentions, state)
-    index = len(seg.sentences)
-    for table in doc.tables:
-        for row_sentence, drafts in table_claims(doc, seg, table, ref, state):
-            sent = Sentence(index, row_sentence[0], row_sentence[1], doc.text[row_sentence[0]:row_sentence[1]],
-                            BlockKind.TABLE)
-            index += 1
-            for d in drafts:
-                claims.extend(_finish(doc, sent, d))
+    for table in tables:
+        index = _table(doc, seg, table, ref, state, claims, index)
     claims.sort(key=lambda c: (c.start, c.end, c.attribute))
     return claims
+
+
+def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState, claims: list[Claim],
+           index: int) -> int:
+    """The claims of one table: by its card column or row, else (a label/value table) each row as a sentence about
+    the topic. Returns the next sentence index."""
+    rows = list(table_claims(doc, seg, table, ref, state))
+    for (start, end), drafts in rows:
+        sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
+        index += 1
+        for d in drafts:
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative))
+    if rows:
+        return index
+    for start, end, text, mentions in key_value_rows(seg, table, ref):
+        sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
+        index += 1
+        for d in sentence_drafts(text, mentions, state, ref):
+            claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
+    return index
 
 
 def _local(m: Mention, by: int) -> Mention:
     return Mention(m.start - by, m.end - by, m.text, m.kind, m.ref, m.variant)
 
 
-def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
+def _speculative(text: str, d: Draft) -> bool:
+    """"据传RTX 5090的功耗为800W", "预计…在500到550瓦之间": a forecast or rumour before the figure in its sentence."""
+    return bool(cues.SPECULATIVE.search(text, 0, d.start))
+
+
+def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = False) -> Iterator[Claim]:
     start, end = sent.start + d.start, sent.start + d.end
     yield Claim(
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,
@@ -70,7 +97,8 @@ def _finish(doc: Document, sent: Sentence, d: Draft) -> Iterator[Claim]:
         detail=d.detail, variant=d.variant, scope=d.scope, scope_detail=d.scope_detail,
         extra={"via": d.subject.via, "bits": d.bits, "offset_in_sentence": d.start, "resolution": d.resolution,
                **({"written_unit": d.written_unit} if d.written_unit else {}),
-               **({"every_member": True} if _every_member(sent.text, d) else {})},
+               **({"every_member": True} if _every_member(sent.text, d) else {}),
+               **({"speculative": True} if speculative else {}), **d.extra},
     )
 
 
@@ -106,8 +134,12 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _chip_substitution_drafts(text, mentions, state, ref)
     drafts += _quantity_drafts(text, mentions, state, ref)
     drafts += _mention_drafts(text, mentions, state, ref)
+    drafts += _identity_drafts(text, mentions)
     drafts += _manufacturer_drafts(text, mentions, state, ref)
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
+    drafts += relative_drafts(text, mentions, state, ref, drafts)
+    drafts += history_drafts(text, mentions, state, ref)
+    drafts += derived_drafts(text, mentions, state, ref)
     return drafts

@@ -28,7 +28,7 @@ PREDICATES: dict[str, re.Pattern[str]] = {
     # "X让多卡协同工作", "X把几张卡合并成一张": joining several GPUs into one
     "multi_gpu_pooling": re.compile(r"多(?:显卡|卡|块显卡|张显卡|个GPU|块GPU|张卡)[^,;。]{0,6}(?:并行|并联|协同)|"
                                     r"(?:合并|并联|组合|聚合)成?[^,;。]{0,8}(?:一张|一块|一个)|把多[张块个][^,;。]{0,12}"
-                                    r"(?:合并|并联|组合)"),
+                                    r"(?:合并|并联|组合|(?:连|连接|拼|组)成一个整体|连为一体)"),
 }
 # which predicates contradict which term categories
 WRONG_FOR: dict[str, frozenset[str]] = {
@@ -47,7 +47,8 @@ _CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)
 _CONTINUES = re.compile(r"^\s*(?:这|它|其|该|可以|能够|能|可|还能|还可以|并|也|就|从而|使|让|将|把)")
 _POSITION = re.compile(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
                        r"(?:平台|卡|加速卡|GPU|芯片)|"
-                       r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)")
+                       r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)"
+                       r"(?:\s*(?:与|和|及|、|/)\s*(?P<also>训练|推理))?")
 _REDUNDANT_PSU = re.compile(r"冗余电源")
 _BUILTIN_STACK = re.compile(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
 _FORMAT = cues.LEX.regex("precision_name")
@@ -99,14 +100,14 @@ def _is_claim_of(kind: str, category: str) -> bool:
 def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     for m in _POSITION.finditer(text):
-        what = m.group("what") or m.group("what2")
+        said = {m.group("what") or m.group("what2"), m.group("also")} - {None}
+        value = "training|inference" if len(said) == 2 else "training" if "训练" in said else "inference"
         cs, ce = cues.clause_bounds(text, m.start())
         if cues.NEGATION.search(text[cs:ce]):
             continue
         for subj in resolve(text, m.start(), mentions, state):
-            if subj.ref in ref.products:
-                out.append(Draft(m.start(), m.end(), subj, "positioning",
-                                 "training" if what == "训练" else "inference", None))
+            if subj.ref in ref.products:  # "面向训练与推理": both, a card positioned for either fits
+                out.append(Draft(m.start(), m.end(), subj, "positioning", value, None))
     for pattern, value in ((_REDUNDANT_PSU, "redundant_psu"), (_BUILTIN_STACK, "builtin_framework")):
         for m in pattern.finditer(text):
             for subj in resolve(text, m.start(), mentions, state):

@@ -11,7 +11,9 @@ import re
 from ..lexicon import load_lexicon
 from .quantities import Quantity
 
-CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n]")
+# "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
+# (a dash between digits is a range: "4 - 5 GB")
+CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n|]|(?<=\D)\s[-–—]\s(?=\D)")
 LEX = load_lexicon()
 _W = LEX.alt  # a role's words as one alternation
 
@@ -36,7 +38,7 @@ MEMORY_CUE = LEX.regex("memory_cue")
 # "L2缓存", "无限缓存": the level and the noun (not a model's KV cache)
 CACHE_CUE = _re(rf"({_W('cache_level')})?\s*(?<!KV)(?<!KV\s)({_W('cache_noun')})")
 POWER_CUE = LEX.regex("power_cue")
-NOT_CARD_POWER = _re(rf"^\s*(?:的)?\s*{_W('psu_word')}")
+NOT_CARD_POWER = _re(rf"^\s*(?:或以上|及以上|以上|左右|起)?\s*(?:的)?\s*{_W('psu_word')}")
 YEAR_CUE = LEX.regex("year_cue")
 BUS_CUE = LEX.regex("bus_cue")
 # a value the sentence needs, compares or computes, rather than states as a card's spec
@@ -55,6 +57,8 @@ RUNS_A_MODEL = _re(rf"{_W('model_verb')}[^,;。]{{0,6}}?\d+(?:\.\d+)?\s*[BbMm](?
 NOT_RATED_POWER = _re(rf"{_W('not_rated_power')}[^,;。]{{0,14}}$")
 NEGATION = LEX.regex("negation")
 NEGATION_AFTER = LEX.regex("negation_after")
+CLASS_RANGE = LEX.regex("class_range")
+SPECULATIVE = LEX.regex("speculative")
 PER_CARD = LEX.regex("per_card")
 AGGREGATE = LEX.regex("aggregate")
 COMPARE_AFTER = _re(rf"^\s*(?:的)?[^,;。]{{0,6}}(?:{_W('compare_after')}|[\d.两二三四五六七八九十]+倍)")
@@ -75,7 +79,8 @@ TENSOR_PRESENCE = re.compile(
     r"(?!\s*[的]?\s*(?:数|数量|为|:|\d))", re.I)
 # "英特尔推出的至强处理器", "超微电脑推出的GPU服务器": the vendor made the thing named after 的, not the card
 MADE_SOMETHING_ELSE = _re(rf"\s*的\s*[^,;。]{{0,8}}?{_W('not_a_gpu')}")
-RELATION_VERBS = _re(rf"^[^,;。]{{0,10}}?({_W('maker_verb')})")
+# the verb follows the vendor within a few characters, with no 的 between: "NVIDIA越来越大的散热器设计" is a design
+RELATION_VERBS = _re(rf"^[^,;。的]{{0,10}}?({_W('maker_verb')})")
 AS_GPU = _re(rf"^\s*{_W('gpu_noun')}")
 USES = _re(rf"({_W('uses_verb')})[了的]?\s*(?:[^,;。]{{0,8}}的)?\s*$")
 ARCH_AFTER = _re(rf"^\s*{_W('arch_noun')}")
@@ -105,6 +110,12 @@ def clause_bounds(text: str, pos: int) -> tuple[int, int]:
     return start, (m.start() if m else len(text))
 
 
+_OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
+
+
+_COUNT_LABEL = re.compile(r"\s*(?:数|数量|数目|总数)?\s*(?:[:：=]|为|是|有|达|共有?|多达|高达|约)?\s*")
+
+
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
     right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
@@ -113,12 +124,16 @@ def count_attribute(text: str, q: Quantity) -> str | None:
             return attr
     if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
         return "mig_instances"  # "4个独立的GPU实例"
+    if _OTHER_UNIT.match(right):
+        return None  # "466个张量TFLOPS": a throughput written with a classifier, not a count of the cue before it
     cs, _ce = clause_bounds(text, q.start)
     left = text[cs:q.start]
     found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]
     if not found:
         return None
     end, _specific, attr = max(found)
+    if attr == "cores" and not _COUNT_LABEL.fullmatch(left[end:]):
+        return None  # 核心 alone names a count only as its label (核心数为…, 核心：…), not in 核心面积, GPU核心由…
     return None if re.search(r"\d", left[end:]) else attr
 
 
@@ -158,6 +173,12 @@ def _rate_cue(left: str, right: str = "") -> str | None:
     return None
 
 
+_AT_SIZE = re.compile(r"\d\s*[GT]B\s*(?:HBM\w*|GDDR\w*)?\s*[@＠]\s*$", re.I)
+
+
+_LABELLED = re.compile(r"^\s*[^:：\d]{1,12}[:：]\s*$")
+
+
 def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     """(memory_bandwidth | effective_bandwidth | interconnect_bandwidth | link_bandwidth | None, generic).
 
@@ -168,21 +189,28 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     clause = text[cs:ce]
     if q.in_bits and PIN_RATE.search(clause):
         return None, False
+    if _AT_SIZE.search(text, cs, q.start):
+        return "memory_bandwidth", False  # "141 GB @ 4.8 TB/s": the bandwidth of the memory just named
     attr = _rate_cue(text[cs:q.start], text[q.end:ce])
     generic = attr == "memory_bandwidth" and not _SPECIFIC_MEMORY.search(clause)
     if attr is not None and not generic:
         return attr, False
+    if attr is None and _LABELLED.match(text[cs:q.start]):
+        return None, False  # "解压引擎: 800 GB/s": an item labelled with something no cue names takes no earlier cue
     pos = cs
-    while pos > 0:
+    first_generic: tuple[str | None, bool] | None = None
+    while pos > 0:  # the nearest earlier clause that names a kind ("搭载NVLink，单卡带宽900GB/s，总带宽7.2TB/s")
         ps, _pe = clause_bounds(text, pos - 1)
         earlier = _rate_cue(text[ps:pos])
         if earlier is not None:
             if q.in_bits and PIN_RATE.search(text[:q.start]):
                 return None, False
             specific = earlier != "memory_bandwidth" or bool(_SPECIFIC_MEMORY.search(text[ps:pos]))
-            return earlier, not specific and (generic or attr is None)
+            if specific:
+                return earlier, first_generic is not None
+            first_generic = first_generic or (earlier, generic or attr is None)
         pos = ps
-    return attr, generic
+    return first_generic if first_generic is not None else (attr, generic)
 
 
 _CACHE_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('cache_level')}|Infinity|无限)?\s*{_W('cache_noun')}")
@@ -212,14 +240,15 @@ def size_noun(text: str, q: Quantity) -> str | None:
 def precision_attribute(text: str, q: Quantity) -> str | None:
     """fp64 … int8 for a TFLOPS/TOPS figure: the precision named nearest before it in its clause, else the first
     one right after it, else (elided) the nearest one in the clauses before. None when there is none, when it is
-    one without a reference figure (INT4, 混合精度), or when two are written together before the number
-    ("FP16/BF16 312 TFLOPS" is left alone)."""
+    one without a reference figure (INT4, 混合精度). Two written together before the number ("FP16/BF16 312
+    TFLOPS") give both, "fp16|bf16": the figure is claimed for each, and is wrong if either is."""
     cs, ce = clause_bounds(text, q.start)
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
-            return None
+            pair = [before[-2][2], before[-1][2]]
+            return "|".join(pair) if all(pair) and pair[0] != pair[1] else None
         return before[-1][2]
     after = sorted(((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m),
                    key=lambda x: x[0])

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..records import Qualifier, Scope
 from .subjects import Subject
@@ -27,3 +28,5 @@ class Draft:
     written_unit: str = ""
     scope: Scope = Scope.PRODUCT
     scope_detail: str | None = None
+    # more fields for the claim record (a comparison's target, a computation's inputs...): see Claim.extra
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)

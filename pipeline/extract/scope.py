@@ -16,12 +16,21 @@ from .cues import LEX, PER_CARD, clause_bounds
 _UNIT = "(?:" + "|".join(sorted(LEX.words("unit_name"), key=len, reverse=True)) + ")"
 # 每个SM有…, 单个CU…, 每个HBM堆栈…: the figure after it is per unit
 _PER_UNIT = re.compile(rf"(?:每|单)\s*(?:个|颗|一个)?\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
+# the same said after the unit: "6个MCD每个集成…", "两个GCD各有…"
+_UNIT_EACH = re.compile(rf"({_UNIT})\s*(?:每(?:一)?\s*个|各自|各)", re.I)
 # "1个SM：4个分区（…）", "SM内包含…", "一个SM包括…": the sentence lists what one unit holds
 _UNIT_SENTENCE = re.compile(
     rf"^[\s\-*•#>]*(?:(?:1|一)\s*个\s*)?({_UNIT})\s*(?:中|内|里)?\s*(?:[:：=]|包含|包括|拥有|有|由)", re.I)
 _PER_LINK = [(v, p) for v, p in LEX.groups("per_link")]
+# 每个 with no noun after it, a verb or a figure next ("每个带有…", "每个16MB"; not 每个GPU, 每个SM)
+_EACH_ALONE = re.compile(r"(?:每|各)\s*(?:一)?\s*个(?=\s*(?:都|均|各|带|有|集成|配|拥|包|内含|含|具|可|提供|\d))")
+_COUNTED_UNIT = re.compile(rf"(?:\d+|[两二三四五六七八九十])\s*个\s*({_UNIT})", re.I)
+_EACH_COUNTED = re.compile(r"(?:每|单)\s*(?:一)?\s*条(?!\s*(?:NVLink|链路|通道|lane|link))", re.I)
+_LINK_NOUN = re.compile(r"链路|NVLink|link", re.I)
+_LANE_NOUN = re.compile(r"通道|lane", re.I)
 _FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _SYSTEM = LEX.regex("system_word")
+_SYSTEM_BEFORE = re.compile(r"(DGX|HGX)\s*$", re.I)
 _SYSTEM_AFTER = re.compile(rf"\s*({LEX.alt('system_word')})", re.I)
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
 _FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
@@ -42,23 +51,38 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         n = int(factor.group(1))
         inside = _BREAKDOWN.search(left)
         return (Scope.UNIT, "part") if inside and n != cards else (Scope.PRODUCT, None)
-    per_unit = [m for m in _PER_UNIT.finditer(left)]
+    per_unit = [*_PER_UNIT.finditer(left), *_UNIT_EACH.finditer(left)]
     if per_unit:
-        return Scope.UNIT, _unit_value(per_unit[-1].group(1))
+        return Scope.UNIT, _unit_value(max(per_unit, key=lambda m: m.end()).group(1))
     opening = _UNIT_SENTENCE.match(text)
     if opening and opening.end() <= start:
         return Scope.UNIT, _unit_value(opening.group(1))
     for value, pattern in _PER_LINK:
         if pattern.search(left):
             return Scope.LINK, value
+    each_unit = _EACH_ALONE.search(left)
+    counted_unit = [*_COUNTED_UNIT.finditer(text, 0, cs + each_unit.start())] if each_unit else []
+    if counted_unit:  # "有6个MCD，它们每个带有16MB": 每个 takes the unit counted before it
+        return Scope.UNIT, _unit_value(counted_unit[-1].group(1))
+    each = _EACH_COUNTED.search(left)
+    if each:  # "有12条NVLink链路，每条50GB/s": 每条 takes the links or lanes counted before it
+        counted = text[:cs + each.start()]
+        if _LANE_NOUN.search(counted):
+            return Scope.LINK, "per_lane"
+        if _LINK_NOUN.search(counted):
+            return Scope.LINK, "per_link"
     if owner is not None and _FULL_CHIP.search(text[max(0, owner.start - 6):owner.start]):
         return Scope.CHIP, owner.text
     if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
         return Scope.CHIP, None
+    system = _SYSTEM_BEFORE.search(text, 0, owner.start) if owner is not None else None
+    if system:  # "DGX H100", "HGX A100": the system named after its cards
+        return Scope.SYSTEM, f"{system.group(1)} {owner.text}"  # type: ignore[union-attr]
     if multiplier > 1:
         return Scope.SYSTEM, str(multiplier)
     named_system = _SYSTEM_AFTER.match(text, owner.end) if owner is not None else None
-    if named_system:  # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it
+    # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it (not 服务器里每张卡的…)
+    if named_system and not PER_CARD.search(left):
         return Scope.SYSTEM, f"{owner.text} {named_system.group(1)}".strip()
     if _SYSTEM.search(left) and not PER_CARD.search(left):
         return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..lexicon import load_lexicon
-from ..records import Mention
+from ..records import UNCERTAIN_OWNERS, Mention
 from .cues import (
     AS_GPU,
     COMPARE_AFTER,
@@ -44,7 +44,7 @@ class Subject:
 # says ``unverifiable`` (reason ``owner_uncertain``) instead of flagging them.
 CERTAIN = frozenset({"explicit", "clause", "comparison", "pronoun", "sentence", "respectively", "table",
                      "substitution", "topic", "heading"})
-UNCERTAIN = frozenset({"sentence_guess", "topic_guess", "change_source"})
+UNCERTAIN = UNCERTAIN_OWNERS
 
 
 @dataclass
@@ -61,8 +61,12 @@ class DocState:
     # product has been named since (see topic.py for paragraphs and headings)
     topic_clear: bool = False
     topic_from_heading: bool = False
-    headings: list[tuple[int, Subject | None, bool]] = field(default_factory=list)  # (level, topic, clear)
+    # the open sections: (level, topic, topic is clear, heading speaks of forecasts or rumours)
+    headings: list[tuple[int, Subject | None, bool, bool]] = field(default_factory=list)
     owners_seen: set[str] = field(default_factory=set)  # every product the article's sentences were about
+    speculative: bool = False  # the section's heading says it is about forecasts or rumours (传闻规格)
+    # (heading level, the architecture its section is about, or None): for history claims (history.py)
+    families: list[tuple[int, str | None]] = field(default_factory=list)
 
 
 def is_comparative(text: str, m: Mention) -> bool:
@@ -128,6 +132,18 @@ def _said_of(text: str, m: Mention, pos: int) -> bool:
     return cs <= m.start and len(between) <= 16 and not _NOT_SAID_OF.search(between)
 
 
+_CHANGE_TO = re.compile(r"提高|提升|增加|升级|增长|扩大|降低|减少|翻倍|[到至]")
+
+
+def _possessed(text: str, m: Mention, pos: int, products: list[Mention]) -> bool:
+    """"相较于RTX 4090的24GB GDDR6X显存和384位显存位宽": what follows a compared card's 的 in its clause is that
+    card's, until another card is named."""
+    after = m.end + (len(m.variant) + 1 if m.variant and text.startswith(m.variant, m.end + 1) else 0)
+    return bool(re.match(r"\s*的", text[after:])) and COMPARE_BEFORE.search(text[max(0, m.start - 4):m.start]) is not \
+        None and not any(m.end <= p.start < pos for p in products if p is not m) and not _CHANGE_TO.search(text, m.end,
+                                                                                                            pos)
+
+
 def owns(text: str, m: Mention, pos: int) -> bool:
     """A comparison's product owns the value right after it: 从A100的600GB/s."""
     between = text[m.end:pos]
@@ -165,6 +181,8 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
     return []
 
 
+_OTHER_CARD = re.compile(rf"(?:^|[,;。:：\s])(?:{LEX.alt('other_card')})[^,;。]{{0,12}}?(?:{LEX.alt('card_noun')})")
+_VERSUS = re.compile(r"(?<![A-Za-z])(?:vs\.?|VS\.?|对比)(?![A-Za-z])")
 _OPEN = re.compile(r"\s*[(（]\s*")
 _CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
 
@@ -191,14 +209,21 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     if labelled is not None:  # "GDDR6X（RTX 4090）": the card in brackets right after the value owns it
         return [as_subject(text, labelled, "clause")]
     cs, ce = clause_bounds(text, pos)
+    if _OTHER_CARD.search(text, 0, pos) and not any(m.start < pos for m in products):
+        return []  # "某国产X9000加速卡配备96GB": a card the text does not name is the subject
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
             compared = is_comparative(text, item)
-            if compared and not (owns(text, item, pos) or _said_of(text, item, pos)):
+            if compared and not (owns(text, item, pos) or _said_of(text, item, pos) or _possessed(text, item, pos,
+                                                                                                 products)):
                 continue
             group = _coordinated(text, item, products, pos)
+            if len(group) == 1 and not compared and _listed(text, item, products):
+                # "P40和P4面向推理": said of each card listed, as with 都; which figure is whose is a guess
+                group = _coordinated(text, item, products, pos, every=True)
+                return [_substituted(text, m, mentions, state, "list_guess") for m in group]
             return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
@@ -226,25 +251,39 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     if state.topic is None:
         return []
     via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
+    if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
+        via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
 
 
-def _coordinated(text: str, m: Mention, products: list[Mention], pos: int) -> list[Mention]:
-    """"RX 6700 XT和RX 6900 XT都配备16GB显存": every card of the list the value is said of with 都/均; else the
-    nearest card alone."""
-    if not _BOTH_OR_ALL.search(text[m.end:pos]):
+def _coordinated(text: str, m: Mention, products: list[Mention], pos: int, *, every: bool = False) -> list[Mention]:
+    """"RX 6700 XT和RX 6900 XT都配备16GB显存": every card of the list the value is said of with 都/均 (or ``every``);
+    else the nearest card alone."""
+    if not every and not _BOTH_OR_ALL.search(text[m.end:pos]):
         return [m]
     group = [m]
     for o in reversed([p for p in products if p.end <= m.start]):
         between = text[o.end:group[0].start].replace(o.variant or "", "", 1)
-        if not COORDINATOR.fullmatch(between):
+        if not (COORDINATOR.fullmatch(between) or (every and _LIST_GAP.fullmatch(between))):
             break
         if all(g.ref != o.ref for g in group):
             group.insert(0, o)
     return group
+
+
+def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
+    """The card closes a list of cards ("RTX 4090、RTX 4080、RTX 4070发布：…", "A和B的显存为…") that says neither
+    分别 nor 都/均: which one the figure is said of is a guess."""
+    before = [p for p in products if p.end <= m.start]
+    return bool(before) and bool(_LIST_GAP.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
+                                                                                             "", 1)))
+
+
+# between two cards of a list: a joiner, or only spaces ("参数 H200 H20 H100": a table flattened into a line)
+_LIST_GAP = re.compile(rf"\s+|{COORDINATOR.pattern}")
 
 
 def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import LEX, cache_named, link_named
+from .cues import LEX, NOT_A_SPEC_LEFT, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
 from .quantities import find_quantities
@@ -36,6 +36,31 @@ def header_attributes(text: str) -> tuple[str, ...]:
     return ()
 
 
+def key_value_rows(seg: Segmented, table: Table, ref: Reference) -> list[tuple[int, int, str, list[Mention]]]:
+    """A two-column table of labels and values that names no card in a column ("| 显存 | 80GB |", "| 前代架构 |
+    Hopper（H100） |"): each row read as the sentence "label：value" (the separator between them becomes "：" in the
+    analysed text, offsets unchanged), with the mentions in it. Empty for any other table."""
+    from ..segment import get_segmenter
+
+    if not table.rows or len([c for c in table.header if c.text.strip()]) != 2 or any(
+            len(r) != 2 for r in table.rows if r) or _states_needs(seg.norm, table.header[1]):
+        return []
+    matcher = get_segmenter(ref).matcher
+    out: list[tuple[int, int, str, list[Mention]]] = []
+    for row in table.rows:
+        if not row:
+            continue
+        start, end = row[0].start, row[-1].end
+        text = seg.norm[start:end]
+        gap = text[row[0].end - start:row[1].start - start]
+        bar = gap.find("|")
+        if bar >= 0:  # the cell separator reads as a colon: "前代架构：Hopper（H100、A100）"
+            cut = row[0].end - start + bar
+            text = text[:cut] + "：" + text[cut + 1:]
+        out.append((start, end, text, list(matcher.find(text))))
+    return out
+
+
 def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState
                  ) -> Iterator[tuple[tuple[int, int], list[Draft]]]:
     """Per data row: the row's span and the claims its cells make (offsets relative to the row start)."""
@@ -44,8 +69,14 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
     matcher = get_segmenter(ref).matcher
 
     def products(cell: Cell) -> Mention | None:
-        found = [m for m in matcher.find(seg.norm[cell.start:cell.end], cell.start) if m.kind in SUBJECT_KINDS]
-        return found[0] if found else None
+        """The card a cell names: a cell that is (mostly) one card's name, not a value that mentions cards."""
+        text = seg.norm[cell.start:cell.end]
+        found = [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS]
+        if not found:
+            return None
+        m = found[0]
+        named = len(re.sub(r"[\s*_`-]", "", m.text + (m.variant or "")))
+        return m if len(found) == 1 and 2 * named >= len(re.sub(r"[\s*_`-]", "", text)) else None
 
     if not table.rows or not table.header:
         return
@@ -75,11 +106,17 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                 subj_m = col_subjects[j - 1] if j - 1 < len(col_subjects) else None
                 label = seg.norm[row[0].start:row[0].end]
                 attrs = header_attributes(label)
-            if subj_m is None or not attrs:
+            if subj_m is None or not attrs or (by_row and j < len(table.header) and
+                                               _states_needs(seg.norm, table.header[j])):
                 continue
             subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
             drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label)))
         yield (row_start, row_end), drafts
+
+
+def _states_needs(norm: str, header: Cell) -> bool:
+    """A column headed by a need or a use ("所需显存", "显存占用"): its cells are what a workload takes, not specs."""
+    return bool(NOT_A_SPEC_LEFT.search(norm[header.start:header.end]))
 
 
 def _scope(attrs: tuple[str, ...], label: str) -> str | None:

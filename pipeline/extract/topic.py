@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from ..records import BlockKind, Mention, Sentence
+from .cues import SPECULATIVE
+from .history import enter_section
 from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative
 
 _ATX = re.compile(r"[ \t]*(#{1,6})[ \t]")
@@ -33,7 +35,7 @@ def enter_sentence(state: DocState, sent: Sentence, norm: str, prev_end: int) ->
         level = heading_level(norm, sent.start)
         parents = [h for h in state.headings if h[0] < level]
         if parents:
-            _level, topic, clear = parents[-1]
+            _level, topic, clear, _speculative = parents[-1]
             _set(state, topic, clear, from_heading=True)
         else:  # no section above it: the article's one card so far, if it has been about one only
             _set(state, state.topic, state.topic_clear and _single(state), from_heading=False)
@@ -46,7 +48,9 @@ def leave_sentence(state: DocState, sent: Sentence, norm: str, mentions: list[Me
     own figures were read like any sentence's."""
     if sent.kind in (BlockKind.HEADING, BlockKind.TITLE):
         text = norm[sent.start:sent.end]
-        _enter_heading(state, 0 if sent.kind is BlockKind.TITLE else heading_level(norm, sent.start), text, mentions)
+        level = 0 if sent.kind is BlockKind.TITLE else heading_level(norm, sent.start)
+        _enter_heading(state, level, text, mentions)
+        enter_section(state, level, text, mentions)  # the architecture a section is about, for history claims
 
 
 def _owners(text: str, mentions: list[Mention]) -> list[Subject]:
@@ -67,16 +71,19 @@ def _enter_heading(state: DocState, level: int, text: str, mentions: list[Mentio
     elif any(m.kind in ("architecture", "chip", "series") for m in mentions):
         topic, clear = None, False  # "## Hopper架构": a section about an architecture, a die or a line
     elif state.headings:  # "### 显存": a subsection of its parent's card
-        _level, topic, clear = state.headings[-1]
+        _level, topic, clear, _speculative = state.headings[-1]
     else:
         topic, clear = state.topic, state.topic_clear and _single(state)
-    state.headings.append((level, topic, clear))
+    state.headings.append((level, topic, clear, False))
     _set(state, topic, clear, from_heading=True)
+    parent_speculative = any(h[3] for h in state.headings[:-1])
+    state.speculative = bool(SPECULATIVE.search(text)) or parent_speculative
+    state.headings[-1] = (level, topic, clear, state.speculative)
 
 
 def _enter_paragraph(state: DocState) -> None:
     if state.headings and state.headings[-1][1] is not None:
-        _level, topic, clear = state.headings[-1]
+        _level, topic, clear, _speculative = state.headings[-1]
         _set(state, topic, clear, from_heading=True)
     elif not state.topic_from_heading:
         state.topic_clear = state.topic_clear and _single(state)

@@ -280,6 +280,23 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 _MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$")
 
 
+# fences that do not say they hold a programming language
+_TEXT_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _is_text(block: str) -> bool:
+    """A fenced block that is prose or a spec sheet, not code: mostly Chinese and not a Python program."""
+    visible = re.sub(r"\s", "", block)
+    if not visible or len(_CJK.findall(visible)) < 0.1 * len(visible):
+        return False
+    try:
+        compile(block, "<fence>", "exec")
+    except (SyntaxError, ValueError):
+        return True
+    return False
+
+
 def _parse_md(text: str) -> _Parsed:
     lines = _split_lines(text)
     body = [text[ln.start:ln.end] for ln in lines]
@@ -294,6 +311,13 @@ def _parse_md(text: str) -> _Parsed:
             continue
         close = re.compile(rf"\s*{re.escape(m.group(1)[0])}{{{len(m.group(1))},}}\s*")
         j = next((k for k in range(i + 1, len(lines)) if close.fullmatch(body[k])), len(lines))
+        inner = "\n".join(body[i + 1:j])
+        if m.group(2).lower() in _TEXT_FENCES and _is_text(inner):  # a spec sheet in a fence: read it as text
+            _claim(labels, free, i, i, BOILERPLATE)
+            if j < len(lines):
+                _claim(labels, free, j, j, BOILERPLATE)
+            i = j + 1
+            continue
         regions.append((lines[i].stop, lines[j].start if j < len(lines) else len(text), m.group(2)))
         i = _claim(labels, free, i, min(j, len(lines) - 1), CODE) + 1
     tables = _pipe_tables(text, lines, free)

@@ -82,6 +82,9 @@ ROLES: dict[str, RoleSpec] = {
     "not_rated_power": RoleSpec("blockers", "a wattage that is not the card's rated power", _NONE),
     "psu_word": RoleSpec("blockers", "after a wattage: a power supply", _NONE),
     "negation": RoleSpec("blockers", "before a figure (after any turn 但/却): the clause denies it", _NONE),
+    "class_range": RoleSpec("blockers", "after figures: they range over a class of cards (从4GB到24GB不等)", _NONE),
+    "speculative": RoleSpec("blockers", "in the sentence before a figure, or in its section's heading: a forecast or "
+                            "rumour, never flagged", _NONE),
     "negation_after": RoleSpec("blockers", "after a figure, in its clause: what came before is denied", _NONE),
     "previous_gen": RoleSpec("blockers", "the figure is the previous generation's", _NONE),
     "not_a_gpu": RoleSpec("blockers", "what a vendor made is not a GPU", _NONE),
@@ -101,6 +104,8 @@ ROLES: dict[str, RoleSpec] = {
     "compare_after": RoleSpec("relations", "after a name: it is compared", _NONE),
     "compare_before": RoleSpec("relations", "before a name: it is compared", _NONE),
     "compare_clause": RoleSpec("relations", "opens a clause whose cards are only compared (作为对比，A100为…)", _NONE),
+    "other_card": RoleSpec("relations", "with a card noun (某国产…加速卡): another, unnamed card is the subject",
+                           _NONE),
     "derived_product": RoleSpec("relations", "X的<word>: another product derived from X, not X", _NONE),
     "coordinator": RoleSpec("relations", "joins a name to the one before it", _NONE),
     "list_joiner": RoleSpec("relations", "joins list items", _NONE),
@@ -133,6 +138,39 @@ ROLES: dict[str, RoleSpec] = {
     "variant_token": RoleSpec("variants", "after a model name: which variant", _NONE),
     "model_suffix": RoleSpec("variants", "after a model name: another model", _NONE),
     "variant_noun": RoleSpec("variants", "N GB <noun>: a variant", _NONE),
+    # comparisons.csv: claims that compare two named products (pipeline/extract/relative.py)
+    "compared_attribute": RoleSpec("comparisons", "what two products are compared on", ATTRIBUTE_VALUES),
+    "than": RoleSpec("comparisons", "before a product: the one compared with (比Y, 相较于Y)", _NONE),
+    "direction": RoleSpec("comparisons", "X比Y<word>: more or less", frozenset({"up", "down"})),
+    "order_word": RoleSpec("comparisons", "X<word>Y: X is above or below Y", frozenset({"up", "down"})),
+    "same_word": RoleSpec("comparisons", "X与Y<word>: the same (approx: about the same)",
+                          frozenset({"exact", "approx"})),
+    "inherit_verb": RoleSpec("comparisons", "X<word>Y的…: X has Y's (chip, architecture…)", _NONE),
+    "inherited_attribute": RoleSpec("comparisons", "沿用Y的<word>: what is inherited", ATTRIBUTE_VALUES),
+    "fraction_word": RoleSpec("comparisons", "是Y的<word>: a ratio in words (value: the factor)", None),
+    "generic_spec": RoleSpec("comparisons", "the clause compares something general (其他参数, 吞吐量), no one spec",
+                             _NONE),
+    # history.csv: which architecture introduced what, 首款 claims, generations (pipeline/extract/history.py)
+    "feature_name": RoleSpec("history", "a feature, as the architectures table's 'introduced' spells it", None),
+    "generation_of": RoleSpec("history", "第N代<word>: the architectures column it is counted in",
+                              frozenset({"tensor_core_generation", "rt_core_generation",
+                                         "transformer_engine_generation", "nvlink_generation",
+                                         "nvswitch_generation"})),
+    "introduce_verb": RoleSpec("history", "X<word>F: X introduced F", _NONE),
+    "introduced_in": RoleSpec("history", "F<word>X: F first appeared in X", _NONE),
+    "first_word": RoleSpec("history", "<word>支持F的GPU: the first product or architecture with F", _NONE),
+    "not_its_own": RoleSpec("history", "before a link or generation: not the owner's own (从NVLink 3.0…)", _NONE),
+    "profession": RoleSpec("history", "以<word>命名: who an architecture is named after (value: the word "
+                           "architectures.csv's named_after uses)",
+                           frozenset({"physicist", "mathematician", "computer scientist", "astronomer", "statistician",
+                                      "scientist"})),
+    # derived.csv: figures the text computes (pipeline/extract/derived.py)
+    "bytes_per_param": RoleSpec("derived", "a number format a model's weights are stored in (value: bytes)",
+                                frozenset({"4", "2", "1", "0.5"})),
+    "overhead_word": RoleSpec("derived", "a memory need beyond the weights (KV cache, activations…)", _NONE),
+    "fits_word": RoleSpec("derived", "a model fits on the card, or does not", frozenset({"fits", "no_fit"})),
+    "need_word": RoleSpec("derived", "before a size: what a model needs", _NONE),
+    "model_word": RoleSpec("derived", "near 70B/7B: the number is a model's parameter count", _NONE),
 }
 FILES = tuple(dict.fromkeys(spec.file for spec in ROLES.values()))
 

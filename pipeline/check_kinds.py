@@ -1,0 +1,29 @@
+"""The checks of the claim kinds that compare, compute or recount (relative, derived and historical claims), by
+attribute: one registry, so ``check.check_claim`` needs one dispatch line for all of them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .check_derived import check_derived
+from .check_history import check_history
+from .check_relative import check_relative
+from .config import Tolerance
+from .extract.derived import DERIVED_ATTRIBUTES
+from .extract.history import HISTORY_ATTRIBUTES
+from .extract.relative import RELATIVE_ATTRIBUTES
+from .records import Check, Claim
+from .reference import Reference
+
+CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check]] = {
+    **dict.fromkeys(RELATIVE_ATTRIBUTES, check_relative),
+    **dict.fromkeys(HISTORY_ATTRIBUTES, check_history),
+    **dict.fromkeys(DERIVED_ATTRIBUTES, check_derived),
+}
+KIND_ATTRIBUTES = frozenset(CHECKS)
+
+
+def check_kind(claim: Claim, ref: Reference, tol: Tolerance | None = None) -> Check | None:
+    """The verdict on a relative, derived or historical claim; None for any other attribute."""
+    check = CHECKS.get(claim.attribute)
+    return check(claim, ref, tol or Tolerance()) if check is not None else None

@@ -1,0 +1,178 @@
+"""Comparing a stated value with reference rows: tolerances as written, variant choice, the expected text shown to
+the editor. Shared by every checker."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from .config import Tolerance
+from .normalize import normalize_key
+from .records import Claim, Qualifier
+from .reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+
+RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth",
+                              *THROUGHPUT_ATTRIBUTES})
+
+
+
+
+def fmt(value: float | str | None) -> str:
+    if isinstance(value, float):
+        return f"{value:g}" if value < 1e6 else f"{value:.0f}"
+    return str(value)
+
+
+def unit_suffix(unit: str | None) -> str:
+    return f" {unit}" if unit else ""
+
+
+def quoted(claim: Claim) -> str:
+    return claim.text.strip()
+
+
+def variant_match(rows: list[SpecRow], hint: str | None) -> list[SpecRow]:
+    """Rows of the variant the article names (SXM, 80GB, PCIe); all rows when the hint selects none."""
+    if not hint:
+        return rows
+    tokens = [normalize_key(t) for t in re.findall(r"SXM\d?|PCIe|NVL|OAM|\d+\s*G", hint, re.I)]
+    tokens = [t if not t.endswith("g") else t + "b" for t in tokens]
+    if not tokens:
+        return rows
+    picked = [r for r in rows if r.variant == "base" or all(t in normalize_key(r.variant) for t in tokens)]
+    specific = [r for r in picked if r.variant != "base"]
+    if specific:
+        return picked
+    # hint tokens may match only some: prefer rows matching any token
+    partial = [r for r in rows if any(t in normalize_key(r.variant) for t in tokens)]
+    return partial or rows
+
+
+def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
+    rows: list[SpecRow] = []
+    for pid in ref.members(claim.subject or ""):
+        rows += ref.rows(pid, claim.attribute)
+    if claim.attribute == "interconnect_bandwidth":
+        # a link named (NVLink, Infinity Fabric) is checked against that link; "互连带宽" against the card's own
+        rows = [r for r in rows if not claim.detail or r.scope.lower() == claim.detail.lower()]
+    elif claim.attribute == "cache_size" and claim.detail:
+        rows = [r for r in rows if r.scope.lower() == claim.detail.lower()]
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "sparse":
+        rows = [r for r in rows if r.scope == "sparse"]
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "base clock":
+        rows = []  # the reference lists peaks at boost clock
+    elif claim.attribute in THROUGHPUT_ATTRIBUTES and claim.detail == "dense":
+        rows = [r for r in rows if r.scope in ("", "dense", "tensor")]
+    # a throughput figure without a word on sparsity may be any of the card's published ones (dense, sparse, on
+    # Tensor Cores): vendors quote all of them
+    if claim.subject in ref.series:
+        return rows
+    return variant_match(rows, claim.variant)
+
+
+def close_to(a: float, b: float, rel: float) -> bool:
+    return abs(a - b) <= rel * max(abs(b), 1e-9) + 1e-9
+
+
+def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group: bool = False) -> bool:
+    """Does the stated number (with its hedge) fit any of the reference values?
+
+    Counts and sizes must match. Rates may be rounded as written: '2TB/s' fits 2039 GB/s, '912 GB/s' does not fit
+    936 GB/s: the slack is one step of the last written digit, at most ``tol.exact_rate`` of the value.
+    """
+    q, v = claim.qualifier, claim.value
+    resolution = float(claim.extra.get("resolution") or 0.0)
+
+    binary = claim.attribute == "memory_size" and str(claim.extra.get("written_unit", "")).upper() in ("TB", "T")
+
+    def close(a: float, b: float, rel: float | None = None) -> bool:
+        if binary and close_to(a * 1.024, b, 0.005):  # "1.5TB" of 8×192GB: binary terabytes (1536 GB; 1.1TB ≈ 1128)
+            return True
+        if rel is not None:
+            return close_to(a, b, rel)
+        if claim.attribute in RATE_ATTRIBUTES:
+            if not resolution:
+                return abs(a - b) <= tol.exact_rate * b + 0.005 * b + 1e-9
+            # as written: rounded to the last written digit ("4.8TB/s" is 4750-4850) or cut there, as vendors
+            # often do (3276.8 GB/s quoted as "3.2TB/s"); never more than the cap
+            step = min(resolution, tol.exact_rate * b)
+            return abs(a - b) <= step / 2 + 0.005 * b + 1e-9 or a - 1e-9 <= b < a + min(resolution, 0.05 * b)
+        return close_to(a, b, tol.exact)
+
+    if isinstance(v, list):
+        lo, hi = v
+        ends = all(any(close(e, x) for x in values) for e in (lo, hi))
+        inside = all(lo * (1 - tol.exact_rate) <= x <= hi * (1 + tol.exact_rate) for x in values)
+        # a range over a product's variants must name real variants; over a series, its members must lie inside;
+        # a narrow range around a card's one figure is a hedge ("70-75W" for a 70W card)
+        return ends or (inside and (group or hi <= 1.25 * lo))
+    if not isinstance(v, (int, float)):
+        return False
+    stated = float(v)
+    if q is Qualifier.EXACT:
+        return any(close(stated, x) for x in values)
+    if q is Qualifier.APPROX:
+        return any(close(stated, x, tol.approx) for x in values)
+    if q is Qualifier.UP_TO:
+        return close(stated, max(values)) or any(close(stated, x) for x in values)
+    if q is Qualifier.AT_LEAST:
+        return any(x >= stated for x in values)
+    if q is Qualifier.AT_MOST:
+        return any(x <= stated for x in values)
+    return False
+
+
+_SCOPE_ZH = {"": "", "dense": "", "sparse": "稀疏", "tensor": "Tensor Core"}
+
+
+def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
+    """'732 GB/s（16GB PCIe 版）；549 GB/s（12GB PCIe 版）', '624 TFLOPS（稀疏）', or 'HBM2' when every variant
+    agrees."""
+    variants: dict[str, list[str]] = {}
+    scopes: dict[str, list[str]] = {}
+    for r in rows:
+        value = r.value * multiplier if isinstance(r.value, float) else r.value
+        key = f"{fmt(value)}{unit_suffix(r.unit)}"
+        for labels, label in ((variants, r.variant if r.variant != "base" else ""),
+                              (scopes, _SCOPE_ZH.get(r.scope, r.scope))):
+            labels.setdefault(key, [])
+            if label and label not in labels[key]:
+                labels[key].append(label)
+    if len(variants) == 1:
+        return next(iter(variants))
+
+    def label(key: str) -> str:
+        parts = [f"{'/'.join(variants[key])} 版" if variants[key] else "", "、".join(scopes[key])]
+        return "，".join(p for p in parts if p)
+
+    return "；".join(f"{k}（{label(k)}）" if label(k) else k for k in variants)
+
+
+def text_fits(claim: Claim, rows: list[SpecRow]) -> list[SpecRow]:
+    stated = normalize_key(str(claim.value))
+    out = []
+    for r in rows:
+        have = normalize_key(str(r.value))
+        if claim.attribute == "memory_type":
+            ok = have == stated or (stated == "hbm" and have.startswith("hbm"))
+        elif claim.attribute == "gpu_chip":
+            parts = {normalize_key(p) for p in re.split(r"[|/,，(（)）\s]+|x", str(r.value)) if p}
+            ok = stated == have or stated in parts or all(
+                normalize_key(p) in parts or normalize_key(p) in have for p in re.split(r"[|/]", str(claim.value)))
+        else:  # a family name fits its members (Ada → Ada Lovelace, CDNA → CDNA 2); CDNA 2 does not fit CDNA
+            ok = have == stated or have.startswith(stated) or (stated.startswith(have)
+                                                               and not stated[len(have):][:1].isdigit())
+        if ok:
+            out.append(r)
+    return out
+
+
+def per_card(claim: Claim) -> float | list[float] | str | int | None:
+    v = claim.value
+    if claim.multiplier <= 1:
+        return v
+    if isinstance(v, list):
+        return [x / claim.multiplier for x in v]
+    return v / claim.multiplier if isinstance(v, (int, float)) else v
+
+
