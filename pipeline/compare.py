@@ -122,7 +122,13 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
     return False
 
 
-_SCOPE_ZH = {"": "", "dense": "", "sparse": "稀疏", "tensor": "Tensor Core"}
+
+
+def _scope_zh(scope: str) -> str:
+    """A reference row's scope as an editor reads it (labels.csv, kind spec_scope); dense is the default, unsaid."""
+    from .report.labels import label
+
+    return "" if scope in ("", "dense") else label("spec_scope", scope) or ""
 
 
 def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
@@ -134,7 +140,7 @@ def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
         value = r.value * multiplier if isinstance(r.value, float) else r.value
         key = f"{fmt(value)}{unit_suffix(r.unit)}"
         for labels, label in ((variants, r.variant if r.variant != "base" else ""),
-                              (scopes, _SCOPE_ZH.get(r.scope, r.scope))):
+                              (scopes, _scope_zh(r.scope))):
             labels.setdefault(key, [])
             if label and label not in labels[key]:
                 labels[key].append(label)

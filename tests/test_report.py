@@ -626,6 +626,9 @@ def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
         assert label("reason", reason), reason
     for scope in ("product", "chip", "unit", "system", "link", "family"):
         assert label("scope", scope), scope
+    # a reference row's scope shows in the expected value (1600 GB/s（…，发布时公布的数值）): every one has a label
+    for scope in set(specs["scope"].dropna()) - {"dense"}:
+        assert label("spec_scope", scope), scope
     # every kind of finding the code checker writes, read from its source
     source = (Path(__file__).resolve().parents[1] / "pipeline" / "codecheck.py").read_text(encoding="utf-8")
     kinds = set(re.findall(r'Finding\([^,]+, f?"([a-z_]+(?::[a-z_]+)?)', source))

@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
-KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "attribute", "value",
-                          "code")
+KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "spec_scope",
+                          "attribute", "value", "code")
 
 
 @lru_cache(maxsize=1)
