@@ -605,6 +605,23 @@ def test_every_catalogue_row_is_a_label() -> None:
         assert not CODE_LIKE.search(r["zh"].replace("{detail}", "")), r
 
 
+@pytest.mark.parametrize(("text", "attribute", "shown"), [
+    ("B200采用第五代NVLink。", "generation", "5（NVLink代数）"),
+    ("L40S用的是第四代Tensor Core。", "generation", "4（Tensor Core代数）"),
+    ("H200的显存带宽是H100的1.4倍。", "ratio", "1.4 x（显存带宽）"),
+    ("A100的FP16稀疏算力为624 TFLOPS。", "fp16", "624 TFLOPS（稀疏）"),
+    ("RTX 3090支持NVLink，带宽为112.5GB/s。", "interconnect_bandwidth", "112.5 GB/s（NVLink）"),
+])
+def test_a_claims_detail_is_shown_in_chinese(text: str, attribute: str, shown: str) -> None:
+    """An internal key kept as a claim's detail (nvlink_generation, memory_bandwidth, sparse) is shown by its label;
+    the article's own words (NVLink) as they are."""
+    from pipeline.api import check_text
+    from pipeline.report.tables import stated_value
+
+    claim = next(c for c in check_text(text, doc_id="t.txt") if c.attribute == attribute)
+    assert stated_value(claim) == shown
+
+
 def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
     from pipeline.concept_check import POSITIONING_ZH
     from pipeline.decisions import REVIEW_STATUSES

@@ -133,6 +133,14 @@ def display_for(result: DocumentResult, names: Callable[[str], str] | None = Non
     return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]))
 
 
+def detail_zh(detail: str | None) -> str | None:
+    """A claim's detail as an editor reads it: the article's own words as they are, an internal key
+    (tensor_core_generation, memory_bandwidth, sparse) by its Chinese label, or nothing."""
+    if not detail or not _CODE_LIKE.fullmatch(detail):
+        return detail
+    return label("attribute", detail) or label("spec_scope", detail)
+
+
 def stated_value(claim: Claim) -> str:
     """What the article says, e.g. "最高 8 × 80 GB（NVLink）"."""
     parts = [QUALIFIER_ZH.get(claim.qualifier, "")]
@@ -141,7 +149,7 @@ def stated_value(claim: Claim) -> str:
     parts.append(format_value(claim.value))
     if claim.unit and claim.value is not None:
         parts.append(f" {claim.unit}")
-    notes = [n for n in (claim.detail, claim.variant) if n]
+    notes = [n for n in (detail_zh(claim.detail), claim.variant) if n]
     if notes:
         parts.append("（" + "，".join(notes) + "）")
     prefix = parts[0] + " " if parts[0] else ""
