@@ -232,19 +232,19 @@ def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | No
 def note_inconsistencies(claims: list[Claim]) -> list[Claim]:
     """One card given two different values for one attribute in one article: name the clash in the explanation of
     the value the reference contradicts (values that match two variants are both supported and left alone)."""
-    groups: dict[tuple[str, str, int], list[Claim]] = {}
+    groups: dict[tuple[str, str, int], list[tuple[Claim, float]]] = {}
     for c in claims:
         if c.subject and c.attribute in NUMERIC_ATTRIBUTES and isinstance(c.value, (int, float)) and \
                 c.qualifier is Qualifier.EXACT:
-            groups.setdefault((c.subject, c.attribute, c.multiplier), []).append(c)
+            groups.setdefault((c.subject, c.attribute, c.multiplier), []).append((c, float(c.value)))
     notes: dict[int, str] = {}
     for group in groups.values():
-        values = {float(c.value) for c in group}  # type: ignore[arg-type]
+        values = {v for _c, v in group}
         if len(values) < 2:
             continue
-        for c in group:
+        for c, v in group:
             if c.check is not None and c.check.verdict in (Verdict.CONTRADICTED, Verdict.MISATTRIBUTED):
-                others = sorted({o.text.strip() for o in group if float(o.value) != float(c.value)})  # type: ignore[arg-type]
+                others = sorted({o.text.strip() for o, ov in group if ov != v})
                 notes[id(c)] = f"文中另一处写作“{'”“'.join(others)}”，前后不一致"
     if not notes:
         return claims
