@@ -17,7 +17,7 @@ from .check import CheckContext, check_claims, note_inconsistencies
 from .config import Config
 from .errors import InputError
 from .extract.claims import extract_claims
-from .records import Claim, Document, DocumentResult, Format, Status
+from .records import Claim, Document, DocumentResult, Format, Mention, Status
 from .reference import Reference, load_reference
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def _with_ids(claims: Iterable[Claim]) -> list[Claim]:
     return out
 
 
-def mention_counts(seg_mentions: Iterable, ref: Reference) -> dict[str, dict[str, int]]:  # type: ignore[type-arg]
+def mention_counts(seg_mentions: Iterable[Mention], ref: Reference) -> dict[str, dict[str, int]]:
     seg_mentions_list = list(seg_mentions)
     out: dict[str, Counter[str]] = {"products": Counter(), "vendors": Counter(), "technologies": Counter()}
     for m in seg_mentions_list:
@@ -56,7 +56,8 @@ def mention_counts(seg_mentions: Iterable, ref: Reference) -> dict[str, dict[str
     return {**{k: dict(v.most_common()) for k, v in out.items()}, "product_ids": dict(ids)}
 
 
-def analyse(doc: Document, ref: Reference, config: Config | None = None) -> tuple[list[Claim], dict]:  # type: ignore[type-arg]
+def analyse(doc: Document, ref: Reference,
+            config: Config | None = None) -> tuple[list[Claim], dict[str, dict[str, int]]]:
     """Segment, extract and check one document; returns its claims and the mention counts."""
     from .codecheck import code_claims
     from .segment import get_segmenter

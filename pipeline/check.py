@@ -155,8 +155,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      "可能是改装卡或未收录的版本，不作判断。", expected, first.source_url, first.source_title,
                      Reason.NO_REFERENCE_VALUE)
     if claim.attribute == "tensor_cores" and claim.qualifier is Qualifier.AT_LEAST and claim.value == 1:
-        return Check(Verdict.CONTRADICTED, f"{name}没有 Tensor Core（{ref.products.get(claim.subject or '') and ref.products[claim.subject].architecture} 架构不具备），文中“{quoted(claim)}”不正确。",  # noqa: E501
-                     "0（无 Tensor Core）", first.source_url, first.source_title)
+        return Check(Verdict.CONTRADICTED, _no_tensor_cores(claim, ref, rows, name), "0（无 Tensor Core）",
+                     first.source_url, first.source_title)
     other_way = other_fp16_figure(claim, ref, rows, tol) if claim.attribute in ("fp16", "bf16") else None
     if other_way:
         return Check(Verdict.UNVERIFIABLE, other_way, expected, first.source_url, first.source_title,
@@ -185,6 +185,14 @@ def _member_fits(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> bool:
     return bool(text_fits(claim, rows))
 
 
+def _no_tensor_cores(claim: Claim, ref: Reference, rows: list[SpecRow], name: str) -> str:
+    """"P40没有 Tensor Core（Pascal 架构不具备）": the architectures of the rows' cards (a series' members)."""
+    archs = [a for a in dict.fromkeys(ref.products[r.product_id].architecture for r in rows
+                                       if r.product_id in ref.products) if a]
+    why = f"（{'/'.join(archs)} 架构不具备）" if archs else ""
+    return f"{name}没有 Tensor Core{why}，文中“{quoted(claim)}”不正确。"
+
+
 def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, attr_zh: str, expected: str,
                tol: Tolerance) -> str:
     written = quoted(claim)
@@ -201,7 +209,8 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
     if not reason and claim.attribute == "memory_bandwidth":
         eff = [r for pid in ref.members(claim.subject or "") for r in ref.rows(pid, "effective_bandwidth")]
         if eff and numeric_fits(replace(claim, attribute="effective_bandwidth"), [float(r.value) for r in eff], tol):
-            reason = f"{fmt(claim.value)} GB/s 是厂商宣称的借助 Infinity Cache 的“有效带宽”，不是显存原始带宽"
+            stated = "–".join(fmt(v) for v in claim.value) if isinstance(claim.value, list) else fmt(claim.value)
+            reason = f"{stated} GB/s 是厂商宣称的借助 Infinity Cache 的“有效带宽”，不是显存原始带宽"
     if not reason and claim.attribute in NUMERIC_ATTRIBUTES and claim.subject in ref.products:
         others = [r for r in ref.rows(claim.subject, claim.attribute)
                   if numeric_fits(replace(claim, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
@@ -223,19 +232,19 @@ def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | No
 def note_inconsistencies(claims: list[Claim]) -> list[Claim]:
     """One card given two different values for one attribute in one article: name the clash in the explanation of
     the value the reference contradicts (values that match two variants are both supported and left alone)."""
-    groups: dict[tuple[str, str, int], list[Claim]] = {}
+    groups: dict[tuple[str, str, int], list[tuple[Claim, float]]] = {}
     for c in claims:
         if c.subject and c.attribute in NUMERIC_ATTRIBUTES and isinstance(c.value, (int, float)) and \
                 c.qualifier is Qualifier.EXACT:
-            groups.setdefault((c.subject, c.attribute, c.multiplier), []).append(c)
+            groups.setdefault((c.subject, c.attribute, c.multiplier), []).append((c, float(c.value)))
     notes: dict[int, str] = {}
     for group in groups.values():
-        values = {float(c.value) for c in group}  # type: ignore[arg-type]
+        values = {v for _c, v in group}
         if len(values) < 2:
             continue
-        for c in group:
+        for c, v in group:
             if c.check is not None and c.check.verdict in (Verdict.CONTRADICTED, Verdict.MISATTRIBUTED):
-                others = sorted({o.text.strip() for o in group if float(o.value) != float(c.value)})  # type: ignore[arg-type]
+                others = sorted({o.text.strip() for o, ov in group if ov != v})
                 notes[id(c)] = f"文中另一处写作“{'”“'.join(others)}”，前后不一致"
     if not notes:
         return claims

@@ -160,7 +160,8 @@ def _need(claim: Claim, tol: Tolerance) -> Check:
     words = {**words, "stated": claim.text.strip()}
     expected = f"{words['params']} × {words['bytes']}字节 = {_fmt(gb)} GB（仅权重）"
     value = claim.value
-    lo, hi = (min(value), max(value)) if isinstance(value, list) else (float(value), float(value))  # type: ignore[arg-type]
+    assert isinstance(value, (int, float, list)), f"a memory need is a figure in GB, not {value!r}"
+    lo, hi = (min(value), max(value)) if isinstance(value, list) else (float(value), float(value))
     slack = tol.approx if claim.qualifier is Qualifier.APPROX else tol.multiple
     low_bound = gb / _GIB * (1 - slack)  # a need written in GiB is the smaller number
     if claim.qualifier is Qualifier.AT_MOST:

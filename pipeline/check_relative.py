@@ -11,6 +11,7 @@ have, or a figure it lacks for either side, is ``unverifiable`` with its reason.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from .compare import candidate_rows, fmt
@@ -119,9 +120,9 @@ def _fmt(v: float) -> str:
     return fmt(round(v, 4))
 
 
-def _values(rows: object) -> str:
+def _values(rows: Iterable[SpecRow]) -> str:
     """'3350 GB/s', or '1555–2039 GB/s' over several variants."""
-    seen = list(dict.fromkeys(rows))  # type: ignore[call-overload]
+    seen = list(dict.fromkeys(rows))
     nums = sorted({float(r.value) for r in seen if _number(r) is not None})
     unit = next((r.unit for r in seen if r.unit), "")
     if not nums:
@@ -239,8 +240,8 @@ def _difference(claim: Claim, pairs: list[tuple[SpecRow, SpecRow]], tol: Toleran
 
 def _equal(x: SpecRow, y: SpecRow, attribute: str, q: Qualifier, tol: Tolerance) -> bool:
     if attribute in _TEXT:
-        a, b = normalize_key(str(x.value)), normalize_key(str(y.value))
-        return a == b or (attribute == "gpu_chip" and bool(set(a.split("|")) & set(b.split("|"))))
+        kx, ky = normalize_key(str(x.value)), normalize_key(str(y.value))
+        return kx == ky or (attribute == "gpu_chip" and bool(set(kx.split("|")) & set(ky.split("|"))))
     a, b = float(x.value), float(y.value)
     if q is Qualifier.APPROX:
         return abs(a - b) <= tol.approx * max(abs(a), abs(b))

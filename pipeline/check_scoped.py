@@ -102,7 +102,7 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
         name, label = ref.name(entity), ""
     attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
     rows = _rows(claim, ref, entity) if entity else []
-    if not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
+    if not entity or not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
         return Check(Verdict.UNVERIFIABLE, f"文中“{claim.text.strip()}”是{name}{label}的{attr_zh}，"
                      "参考表没有这一口径的数据，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
     loose = tol if claim.scope is not Scope.LINK else Tolerance(tol.exact, max(tol.exact_rate, 0.05), tol.approx)

@@ -9,13 +9,17 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperCommand
 
 from .config import DEFAULT_REFERENCE_DIR, Config
 from .errors import FactCheckError
+
+if TYPE_CHECKING:
+    from .records import DocumentResult
+    from .run import RunOptions, RunSummary
 
 app = typer.Typer(
     help="gpu-factcheck: fact-check Chinese articles about GPU hardware against a sourced reference table.",
@@ -143,7 +147,7 @@ def run(
     raise typer.Exit(summary.exit_code)
 
 
-def _run_with_progress(opts, quiet: bool):  # type: ignore[no-untyped-def]
+def _run_with_progress(opts: RunOptions, quiet: bool) -> RunSummary:
     from .run import run as run_corpus
 
     if quiet or not sys.stderr.isatty():
@@ -154,7 +158,7 @@ def _run_with_progress(opts, quiet: bool):  # type: ignore[no-untyped-def]
                   transient=True) as bar:
         task = bar.add_task("checking", total=None)
 
-        def tick(i: int, total: int, result) -> None:  # type: ignore[no-untyped-def]
+        def tick(i: int, total: int, result: DocumentResult) -> None:
             bar.update(task, completed=i, total=total, description=f"checking {result.doc_id[:40]}")
 
         return run_corpus(opts, progress=tick)
@@ -202,12 +206,15 @@ def _ours(record: logging.LogRecord) -> bool:
     return record.name == "pipeline" or record.name.startswith("pipeline.")
 
 
+_HANDLER_NAME = "gpu_factcheck"
+
+
 def _setup_logging(*, quiet: bool, verbose: bool) -> list[str]:
     """Our logs at INFO (WARNING and up into the JSON line under --quiet); the libraries' (great-expectations,
     distributed, py.warnings ...) only with --verbose. Returns the list the quiet run's warnings go to."""
     root = logging.getLogger()
-    for handler in [h for h in root.handlers if getattr(h, "gpu_factcheck", False)]:
-        root.removeHandler(handler)
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
     warnings: list[str] = []
     handler: logging.Handler
     if quiet and not verbose:
@@ -217,7 +224,7 @@ def _setup_logging(*, quiet: bool, verbose: bool) -> list[str]:
         handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     if not verbose:
         handler.addFilter(_ours)
-    handler.gpu_factcheck = True  # type: ignore[attr-defined]
+    handler.set_name(_HANDLER_NAME)  # so that the next call replaces it rather than adding a second
     root.addHandler(handler)
     root.setLevel(logging.INFO if verbose else logging.WARNING)
     logging.getLogger("pipeline").setLevel(logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO)

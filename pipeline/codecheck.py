@@ -147,9 +147,9 @@ def check_code(code: str, *, prelude: str = "", prose: str = "", deprecated: tup
     if undefined is None:
         found = undefined_names([prelude, code]) if prelude.strip() else undefined_names([code])
         undefined = found.get(1 if prelude.strip() else 0, [])
-    for line, name in undefined:
-        findings.append(Finding(line, f"undefined_name:{name}",
-                                f"代码第{line}行使用了未定义的名称 {name}（前文代码中也没有定义或导入），"
+    for line, missing in undefined:
+        findings.append(Finding(line, f"undefined_name:{missing}",
+                                f"代码第{line}行使用了未定义的名称 {missing}（前文代码中也没有定义或导入），"
                                 "直接运行会报 NameError。",
                                 None, PYFLAKES_URL, PYFLAKES_TITLE))
     if imports is None:

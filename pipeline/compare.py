@@ -139,11 +139,11 @@ def expected_text(rows: Iterable[SpecRow], multiplier: int = 1) -> str:
     for r in rows:
         value = r.value * multiplier if isinstance(r.value, float) else r.value
         key = f"{fmt(value)}{unit_suffix(r.unit)}"
-        for labels, label in ((variants, r.variant if r.variant != "base" else ""),
-                              (scopes, _scope_zh(r.scope))):
+        for labels, name in ((variants, r.variant if r.variant != "base" else ""),
+                             (scopes, _scope_zh(r.scope))):
             labels.setdefault(key, [])
-            if label and label not in labels[key]:
-                labels[key].append(label)
+            if name and name not in labels[key]:
+                labels[key].append(name)
     if len(variants) == 1:
         return next(iter(variants))
 

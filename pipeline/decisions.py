@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any
+from typing import Any, TypeGuard
 
 from .records import Claim, DocumentResult
 
@@ -112,7 +112,7 @@ def new_event_id() -> str:
     return uuid.uuid4().hex
 
 
-def decision_applies(decision: Decision | None, text: str) -> bool:
+def decision_applies(decision: Decision | None, text: str) -> TypeGuard[Decision]:
     """A decision stays attached to its claim while the claim's text is what the editor saw."""
     return decision is not None and decision.text == text
 

@@ -13,12 +13,15 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .decisions import Decision, attach_reviews
 from .records import DocumentResult, Status
 from .reference import Reference
+
+if TYPE_CHECKING:
+    from .report.tables import DocRow
 
 
 @dataclass(frozen=True)
@@ -43,14 +46,14 @@ class DocumentOutput:
     doc_id: str
     sha256: str
     status: Status
-    row: Any  # report.tables.DocRow: the index line (no claims, no text)
+    row: DocRow  # the index line (no claims, no text)
     fingerprint: str  # of what its report shows (see report_fingerprint)
     claims_jsonl: str  # its claims.jsonl lines, each ending in a newline
     document_jsonl: str
     claimreview_jsonl: str
     claims_csv: str  # its claims.csv rows (no header)
     checks: tuple[Any, ...]  # validation.claims_suite.ClaimRow per claim; empty when not fresh
-    verdicts: tuple[tuple[str | None, int], ...]  # in the order they first appear (the marker keeps it)
+    verdicts: tuple[tuple[str, int], ...]  # in the order they first appear (the marker keeps it); claims are checked
     reasons: tuple[tuple[str, int], ...]  # unverifiable claims by reason
     claims: int
     flagged_new: int  # open flags of a fresh document whose verdict is in --fail-on
@@ -59,7 +62,7 @@ class DocumentOutput:
     @property
     def result(self) -> DocumentResult:
         """The document without its claims and text (for progress reports)."""
-        return self.row.result  # type: ignore[no-any-return]
+        return self.row.result
 
 
 def source_text(result: DocumentResult) -> str:

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -151,7 +151,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int,
-              ctx: RunContext) -> Iterator[DocumentOutput]:
+              ctx: RunContext) -> Generator[DocumentOutput, None, None]:
     """The outputs in task order, from this process or from a pool of ``workers`` processes."""
     if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
         for t in tasks:
@@ -285,7 +285,7 @@ def check_dask(scheduler: str) -> None:
 
 
 def dask_map(tasks: list[Task], ref: Reference, config: Config, scheduler: str,
-             ctx: RunContext) -> Iterator[DocumentOutput | DocumentResult]:
+             ctx: RunContext) -> Generator[DocumentOutput | DocumentResult, None, None]:
     """The outputs in task order from a Dask cluster, a few documents per Dask task (each task costs the
     scheduler about a millisecond); a bare ``DocumentResult`` for a document whose worker could not load the
     run's tables (the caller makes its outputs).

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-_opencc = None
+if TYPE_CHECKING:
+    from opencc import OpenCC
+
+_opencc: OpenCC | None = None
 
 
-def _converter():  # type: ignore[no-untyped-def]
+def _converter() -> OpenCC:
     global _opencc
     if _opencc is None:
         import opencc
@@ -23,7 +27,7 @@ def _converter():  # type: ignore[no-untyped-def]
     return _opencc
 
 
-class _CharTable(dict):  # type: ignore[type-arg]
+class _CharTable(dict[int, str]):
     """A ``str.translate`` table filled on first sight of each character with a one-character mapping (or the
     character itself), so that translation stays in C and never changes the length."""
 

@@ -55,7 +55,7 @@ class Outputs:
         except (OSError, ValueError):
             old = {}
         self.old_index: dict[str, str] = old if isinstance(old, dict) else {}
-        self.index: dict[str, str] = {}
+        self.index: dict[str, object] = {}  # doc_id -> report fingerprint, and the marker's own keys
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()  # why claims are unverifiable
@@ -97,7 +97,7 @@ class Outputs:
         if o.checks:
             self.validator.add_rows(o.checks)
         for verdict, n in o.verdicts:
-            self.verdicts[verdict] += n  # type: ignore[index]
+            self.verdicts[verdict] += n
         self.reasons.update(dict(o.reasons))
         self.flagged_new += o.flagged_new
         self.claims += o.claims
@@ -149,7 +149,7 @@ class Outputs:
         """The last file of the run: the outputs are complete and were made for ``key``."""
         from .atomic import atomic_write_text
 
-        self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,  # type: ignore[assignment]
+        self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,
                               "errors": self.errors, "verdicts": dict(self.verdicts), "reasons": dict(self.reasons)}
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
 

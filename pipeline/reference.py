@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -359,7 +360,7 @@ def read_tables(directory: Path) -> dict[str, pd.DataFrame]:
     return frames
 
 
-def _g(row: dict[str, str], key: str) -> str:
+def _g(row: Mapping[Hashable, object], key: str) -> str:
     return str(row.get(key, "") or "").strip()
 
 

@@ -18,13 +18,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .extract.mentions import MentionMatcher
 from .ingest import trim_span
 from .normalize import normalize
 from .records import BlockKind, Document, Format, Mention, Sentence
 from .reference import Reference, load_reference
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
 _SENT_END = frozenset("。！？!?；;")
@@ -263,7 +266,7 @@ class MentionComponent:
     def __init__(self, matcher: MentionMatcher) -> None:
         self.matcher = matcher
 
-    def __call__(self, doc):  # type: ignore[no-untyped-def]
+    def __call__(self, doc: Doc) -> Doc:
         from spacy.util import filter_spans
 
         text = doc.user_data.get(_TEXT) or doc.text
@@ -287,7 +290,7 @@ class MentionComponent:
         return doc
 
 
-def split_sentences(doc):  # type: ignore[no-untyped-def]
+def split_sentences(doc: Doc) -> Doc:
     """spaCy component: a sentence starts after 。！？；(and any closing quotes or repeated marks that follow), after
     a line break, and at a bullet. The starts are set in one array (setting token.is_sent_start one by one makes
     spaCy re-check the whole document each time), from the tokens' offsets rather than Token objects, and the
@@ -316,7 +319,9 @@ def split_sentences(doc):  # type: ignore[no-untyped-def]
             ended = False
     if values:
         sentences.append((first, len(values), text_start, last_end))
-        doc.from_array([SENT_START], numpy.array(values, dtype="int64").astype("uint64").reshape(-1, 1))
+        starts = numpy.array(values, dtype="int64").astype("uint64").reshape(-1, 1)
+        # spaCy types the array as thinc's Ints2d, a stand-in class no numpy array is declared as; it takes one
+        doc.from_array([SENT_START], starts)  # type: ignore[arg-type]
     doc.user_data[_SENTS] = sentences
     return doc
 

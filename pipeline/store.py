@@ -112,10 +112,12 @@ def prepare_result(result: DocumentResult, pipeline_version: str,
                                "format": result.format}
     if result.text is not None:
         summary["text"] = result.text
+    if records is None:
+        claims = tuple((c.claim_id, _claim_json(c)) for c in result.claims)
+    else:
+        claims = tuple((c.claim_id, _with_extra(c, line)) for c, line in zip(result.claims, records, strict=True))
     return PreparedResult(result.doc_id, result.path, result.sha256, pipeline_version,
-                          json.dumps(summary, ensure_ascii=False),
-                          tuple((c.claim_id, _claim_json(c) if records is None else _with_extra(c, line))
-                                for c, line in zip(result.claims, records or result.claims, strict=True)))
+                          json.dumps(summary, ensure_ascii=False), claims)
 
 
 def _with_extra(claim: Claim, record: str) -> str:
@@ -264,7 +266,9 @@ class Store(ReviewMixin):
                                  (doc_id,)).fetchone()
         if row is None:
             return None
-        return StoredDocument(*row[:6], deleted=bool(row[6]), status=json.loads(row[7]).get("status", ""))
+        doc_id, path, sha256, reference_version, pipeline_version, last_processed, deleted, result = row
+        return StoredDocument(doc_id, path, sha256, reference_version, pipeline_version, last_processed,
+                              deleted=bool(deleted), status=json.loads(result).get("status", ""))
 
     def is_current(self, doc_id: str, sha256: str, reference_version: str, pipeline_version: str) -> bool:
         """True when the stored result can be reused: same bytes, same reference and pipeline, not deleted."""

@@ -78,6 +78,30 @@ def test_bits_for_bytes_is_a_unit_slip() -> None:
     assert "Gb/s" in cs[0].check.explanation  # type: ignore[union-attr]
 
 
+# fmt: off
+# a flag's explanation in full, each next to its control
+EXPLANATION_CASES = [
+    # a series names its members' architecture (it read "None 架构" when the owner was not one product)
+    ("RX 6000系列支持Tensor Core。", [("支持Tensor Core", "tensor_cores", "amd_rx_6000", P, C,
+        "Radeon RX 6000 series没有 Tensor Core（RDNA 2 架构不具备），文中“支持Tensor Core”不正确。")]),
+    ("P40支持Tensor Core。", [("支持Tensor Core", "tensor_cores", "nvidia_tesla_p40", P, C,
+        "NVIDIA Tesla P40没有 Tensor Core（Pascal 架构不具备），文中“支持Tensor Core”不正确。")]),
+    # a range that is the effective bandwidth is written as a range (it read "[1600.0, 1700.0] GB/s")
+    ("RX 6800 XT的显存带宽为1600-1700GB/s。", [("1600-1700GB/s", "memory_bandwidth", "amd_rx_6800_xt", P, C,
+        "AMD Radeon RX 6800 XT的显存带宽应为512 GB/s，文中“1600-1700GB/s”不正确（1600–1700 GB/s 是厂商宣称的借助 "
+        "Infinity Cache 的“有效带宽”，不是显存原始带宽）。")]),
+    ("RX 6800 XT的显存带宽为1664GB/s。", [("1664GB/s", "memory_bandwidth", "amd_rx_6800_xt", P, C,
+        "AMD Radeon RX 6800 XT的显存带宽应为512 GB/s，文中“1664GB/s”不正确（1664 GB/s 是厂商宣称的借助 "
+        "Infinity Cache 的“有效带宽”，不是显存原始带宽）。")]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), EXPLANATION_CASES)
+def test_explanation(text: str, expected: list[tuple[str, ...]]) -> None:
+    assert rows(claims_for(text), "explanation") == expected
+
+
 def test_negated_statement_is_not_flagged() -> None:
     # HBM3 is denied (no claim); the type it does use is checked
     assert rows(claims_for("L40S并不是HBM3显存的产品，它用的是GDDR6。")) == [

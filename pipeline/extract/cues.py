@@ -106,8 +106,8 @@ def clause_bounds(text: str, pos: int) -> tuple[int, int]:
     start = 0
     for m in CLAUSE_BREAK.finditer(text, 0, pos):
         start = m.end()
-    m = CLAUSE_BREAK.search(text, pos)
-    return start, (m.start() if m else len(text))
+    after = CLAUSE_BREAK.search(text, pos)
+    return start, (after.start() if after else len(text))
 
 
 _OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
@@ -247,8 +247,8 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
-            pair = [before[-2][2], before[-1][2]]
-            return "|".join(pair) if all(pair) and pair[0] != pair[1] else None
+            first, second = before[-2][2], before[-1][2]
+            return f"{first}|{second}" if first and second and first != second else None
         return before[-1][2]
     after = sorted(((m.start(), attr) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.end, ce)] if m),
                    key=lambda x: x[0])

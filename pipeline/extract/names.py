@@ -140,13 +140,14 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
             continue
         after = text[m.end:].replace(m.variant or "", "", 1)
         cs, _ce = cues.clause_bounds(text, m.start)
-        if not cues.AS_GPU.match(after) or not cues.USES.search(text[cs:m.start]):
+        as_gpu = cues.AS_GPU.match(after)
+        if not as_gpu or not cues.USES.search(text[cs:m.start]):
             continue
         subjects = resolve(text, m.start, mentions, state, exclude=m)
         for subj in subjects:
             if subj.ref == m.ref or m.ref in ref.members(subj.ref):
                 continue
-            end = m.end + len(after) - len(after.lstrip()) + len(cues.AS_GPU.match(after).group(0).strip())
+            end = m.end + len(after) - len(after.lstrip()) + len(as_gpu.group(0).strip())
             chip = ref.products[m.ref].chip if m.ref in ref.products else m.ref
             out.append(Draft(m.start, end, subj, "gpu_chip", chip, None, detail=f"采用{m.text}的GPU",
                              variant=None))

@@ -49,9 +49,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         if q.kind == "bare" and _RANGE_AHEAD.match(text, q.end):
             continue  # "2-3倍": the first half of a range of another kind
         if _variant_of(q, mentions):
-            subj = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
+            card = next(m for m in mentions if m.kind == "product" and _variant_of(q, [m]))
             if q.kind == "size" and q.qualifier is not Qualifier.RANGE:
-                out.append(Draft(q.num_start, q.end, Subject(subj.ref, subj.text, None), "memory_size", _round(q.low),
+                out.append(Draft(q.num_start, q.end, Subject(card.ref, card.text, None), "memory_size", _round(q.low),
                                  "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
         attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
@@ -261,8 +261,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             m = cues.CACHE_CUE.search(text, cs, ce)
             if m is None and earlier_cache:
                 return "cache_size", cues.cache_named(text[:q.start])
-            scope = cues.cache_named(text[cs:ce]) or "L2"
-            return "cache_size", (scope if m else None)
+            cache = cues.cache_named(text[cs:ce]) or "L2"
+            return "cache_size", (cache if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
                 or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))
@@ -337,7 +337,7 @@ def _runs_a_model(text: str, q: Quantity, cs: int, ce: int, mentions: list[Menti
 def _previous_generation(left: str) -> bool:
     """"前代有10240个…" is the previous generation's figure; "相比前代，提升到16384个" is not."""
     hit = cues.PREVIOUS_GEN.search(left)
-    return bool(hit) and not _COMPARED_WITH.search(left[:hit.start()])
+    return hit is not None and not _COMPARED_WITH.search(left[:hit.start()])
 
 
 _COMPARED_WITH = re.compile(r"(?:相比|相较|比起|对比|较之?|比)\s*(?:于)?\s*$")

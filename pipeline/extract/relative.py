@@ -181,10 +181,11 @@ def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Q
         if hit:
             return _after_direction(text, m, cs, than.start() + cs, after_at, hit, mentions, quantities)
         return None
-    if _WITH.search(before):
+    with_ = _WITH.search(before)
+    if with_:
         same = _SAME.match(after)
         if same:
-            return _sameness(text, m, cs, cs + _WITH.search(before).start(), after_at, same, mentions)
+            return _sameness(text, m, cs, cs + with_.start(), after_at, same, mentions)
         return None
     order = _ORDER.search(before)
     if order:
@@ -353,10 +354,10 @@ def _inherited(text: str, m: Mention, cs: int, start: int, after_at: int, ce: in
     if named is not None:  # "沿用了A100的GA100芯片"
         return _Relation("same_as", start, at, m, start, named, None, None, None,
                          negated=cues.negated(text[cs:start]), form="inherit")
-    for attribute, pattern in _INHERITED_WORDS:
+    for inherited, pattern in _INHERITED_WORDS:
         hit = pattern.match(text, at)
         if hit:
-            return _Relation("same_as", start, hit.end(), m, start, attribute, None, None, None,
+            return _Relation("same_as", start, hit.end(), m, start, inherited, None, None, None,
                              negated=cues.negated(text[cs:start]), form="inherit")
     attribute, part = _attribute(text, at, min(ce, at + 12), mentions, nearest_first=True)
     if attribute is None:

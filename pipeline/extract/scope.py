@@ -75,14 +75,13 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, owner.text
     if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
         return Scope.CHIP, None
-    system = _SYSTEM_BEFORE.search(text, 0, owner.start) if owner is not None else None
-    if system:  # "DGX H100", "HGX A100": the system named after its cards
-        return Scope.SYSTEM, f"{system.group(1)} {owner.text}"  # type: ignore[union-attr]
+    # "DGX H100", "HGX A100": the system named after its cards
+    if owner is not None and (system := _SYSTEM_BEFORE.search(text, 0, owner.start)):
+        return Scope.SYSTEM, f"{system.group(1)} {owner.text}"
     if multiplier > 1:
         return Scope.SYSTEM, str(multiplier)
-    named_system = _SYSTEM_AFTER.match(text, owner.end) if owner is not None else None
     # "GB200 NVL72机柜", "A100服务器": the system the card is in, named after it (not 服务器里每张卡的…)
-    if named_system and not PER_CARD.search(left):
+    if owner is not None and (named_system := _SYSTEM_AFTER.match(text, owner.end)) and not PER_CARD.search(left):
         return Scope.SYSTEM, f"{owner.text} {named_system.group(1)}".strip()
     if _SYSTEM.search(left) and not PER_CARD.search(left):
         return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)

@@ -140,8 +140,8 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
         attr = next((a for a in attrs if _TEXT_KIND.get(a) == m.kind), None)
         if attr is None:
             continue
-        value = ref.terms[m.ref].name if m.kind == "memory_type" else m.ref
-        out.append(Draft(cell.start + m.start - row_start, cell.start + m.end - row_start, subj, attr, value, None,
+        term = ref.terms[m.ref].name if m.kind == "memory_type" else m.ref
+        out.append(Draft(cell.start + m.start - row_start, cell.start + m.end - row_start, subj, attr, term, None,
                          variant=subj.variant))
     numeric = [a for a in attrs if a in _UNIT_FOR]
     if not numeric:
@@ -150,7 +150,7 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
     for q in find_quantities(text):
         if q.kind not in _UNIT_FOR[attr] or (q.kind == "bare" and q.low < 2):
             continue
-        value = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
+        value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
         unit = {"rate": "GB/s", "size": "GB", "power": "W", "tput": q.unit, "bits": "bit"}.get(q.kind)
         if attr in ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "launch_year"):
             unit = None

@@ -128,7 +128,7 @@ class _HtmlText:
         rows = [tr for tr in rows if tr.find_all(["td", "th"], recursive=False)]
         if not rows:
             return
-        head = next((tr for tr in rows if tr.find_parent(["thead", "table"]).name == "thead"), rows[0])
+        head = next((tr for tr in rows if _in_head(tr)), rows[0])
         self.newline()
         caption = table.find("caption")
         if isinstance(caption, Tag) and caption.find_parent("table") is table:
@@ -151,6 +151,12 @@ class _HtmlText:
         pieces = [str(n) if _is_text(n) else "\n" for n, entering in _events(cell, self.drop, lambda t: True)
                   if (entering and _is_text(n)) or (isinstance(n, Tag) and n.name in _BREAKS)]
         return _BROKEN_WS.sub(" ", "".join(pieces)).strip()
+
+
+def _in_head(tr: Tag) -> bool:
+    """The row is in its own table's <thead> (not in a <thead> around the table)."""
+    parent = tr.find_parent(["thead", "table"])
+    return parent is not None and parent.name == "thead"
 
 
 def _code_lang(pre: Tag) -> str:

@@ -250,7 +250,8 @@ def _read(directory: Path) -> list[Entry]:
                 if tuple(reader.fieldnames or ()) != COLUMNS:
                     raise LexiconError(f"{path}: the header must be {','.join(COLUMNS)}")
                 for i, row in enumerate(reader, start=2):
-                    entries.append(Entry(*(str(row.get(c) or "").strip() for c in COLUMNS), name, i))
+                    role, word, value, example, expect = (str(row.get(c) or "").strip() for c in COLUMNS)
+                    entries.append(Entry(role, word, value, example, expect, name, i))
         except OSError as e:
             raise LexiconError(f"cannot read lexicon table {path}: {e}") from e
     return _expand(entries)

@@ -128,7 +128,7 @@ def _read(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ReferenceTableError(f"{path} lacks the columns {', '.join(missing)}")
-    return [{k: str(v).strip() for k, v in r.items()} for r in frame.to_dict("records")]
+    return [{k: v.strip() for k, v in r.items()} for r in ge._records(frame)]
 
 
 def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None] | None = None) -> CrossCheck:

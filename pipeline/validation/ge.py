@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .results import Problem
 
@@ -58,8 +58,14 @@ def _computed(frame: pd.DataFrame, name: str, messages: Sequence[str], label: st
     return _Check("in_set", f"__ok_{name}", f"__msg_{name}", label, found_column, [True], rule_in_column=True)
 
 
+def _records(frame: pd.DataFrame) -> list[Mapping[str, str]]:
+    """The rows of a table read with ``dtype=str, keep_default_na=False``: its own columns hold only str (the rules
+    read those, not the ``__ok_``/``__msg_`` columns the checks add)."""
+    return cast("list[Mapping[str, str]]", frame.to_dict("records"))
+
+
 def _row_messages(frame: pd.DataFrame, fn: Callable[[Mapping[str, str]], str]) -> list[str]:
-    return [fn(row) for row in frame.to_dict("records")]
+    return [fn(row) for row in _records(frame)]
 
 
 # ---- great_expectations, lazily

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..knowledge import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn
-from .ge import _Check, _computed, _in_set, _row_messages
+from .ge import _Check, _computed, _in_set, _records, _row_messages
 from .reference_rules import NUMBER, _common_checks, _items, _Tables
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
     def checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
         out = [*_common_checks(frame, table),
                _computed(frame, "numbers", _row_messages(frame, lambda r: _number_message(table, r)), None,
-                         found=[_filled(r, table) for r in frame.to_dict("records")]),
+                         found=[_filled(r, table) for r in _records(frame)]),
                _computed(frame, "alias_everywhere", alias_messages(ref, table), "aliases"),
                _computed(frame, "id_everywhere", id_messages(ref, table), ID_COLUMN[table])]
         if table in ("chips", "architectures", "systems") and ref.has("vendors"):
@@ -166,7 +166,7 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
 def link_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
     """links.csv: the standard columns (kind, per-lane, per-link, per-GPU figures) when the table has them."""
     out = [_computed(frame, "numbers", _row_messages(frame, lambda r: _number_message("links", r)), None,
-                     found=[_filled(r, "links") for r in frame.to_dict("records")]),
+                     found=[_filled(r, "links") for r in _records(frame)]),
            _computed(frame, "alias_everywhere", alias_messages(ref, "links"), "aliases"),
            _computed(frame, "id_everywhere", id_messages(ref, "links"), "link_id")]
     if "kind" in frame.columns:

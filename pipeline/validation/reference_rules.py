@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ge import _Check, _computed, _in_set, _matches, _row_messages, _unique
+from .ge import _Check, _computed, _in_set, _matches, _records, _row_messages, _unique
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -179,7 +179,7 @@ def _alias_messages(ref: _Tables, name: str) -> list[str]:
         if not ref.has(table):
             continue
         rows = ref.all[table].reset_index(drop=True)
-        messages[table] = [_claim_aliases(owners, table, i, r) for i, r in enumerate(rows.to_dict("records"))]
+        messages[table] = [_claim_aliases(owners, table, i, r) for i, r in enumerate(_records(rows))]
     return messages[name]
 
 

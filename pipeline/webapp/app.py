@@ -412,6 +412,6 @@ def create_app(config: AppConfig) -> ASGIApp:
         Route("/out/{name}", report_file, methods=["GET"]),
     ]
     handlers = {HTTPException: on_http_error, UsageError: on_usage_error, Exception: on_http_error}
-    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.config = config
     return Guard(app, config)

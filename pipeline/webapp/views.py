@@ -114,10 +114,10 @@ def document_rows(store: Store) -> list[dict[str, Any]]:
     titles = store.doc_titles()
     results = _doc_results(store.list_claims(), titles)
     assigned = store.assignments()
-    out = []
+    out: list[dict[str, Any]] = []
     for doc_id, r in results.items():
-        statuses = Counter(review_of(c).status if review_of(c) else "open" for c in r.claims
-                           if c.verdict is not None and c.verdict.is_flag)
+        reviews = (review_of(c) for c in r.claims if c.verdict is not None and c.verdict.is_flag)
+        statuses = Counter(review.status if review else "open" for review in reviews)
         verdict = report_verdict(r)
         out.append({"doc_id": doc_id, "title": titles.get(doc_id), "verdict": verdict,
                     "severity": DOC_SEVERITY.get(verdict, 1), "flags": sum(statuses.values()),
