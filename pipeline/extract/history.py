@@ -27,6 +27,8 @@ _W = LEX.alt
 
 _GEN = r"第\s*(?P<n>[一二三四五六七八九十\d]+)\s*代"
 _FEATURES = tuple(LEX.groups("feature_name"))
+# every feature word in one pattern: a sentence none of them is in has no introduction to look for
+_ANY_FEATURE = re.compile("|".join(f"(?:{p.pattern})" for _f, p in _FEATURES), re.I)
 _GENERATION_OF = tuple(LEX.groups("generation_of"))
 _ORDINAL_BEFORE = re.compile(rf"{_GEN}\s*$")
 _ORDINAL_AFTER = re.compile(rf"^[^,;。()]{{0,14}}?\(\s*{_GEN}\s*\)")
@@ -195,6 +197,8 @@ def _denied(text: str, start: int) -> bool:
 
 def _introduction_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
+    if not _ANY_FEATURE.search(text):
+        return out
     for feature, pattern in _FEATURES:
         for hit in pattern.finditer(text):
             if any(d.start <= hit.start() < d.end for d in out):

@@ -52,6 +52,8 @@ def _is_word(ch: str) -> bool:
 # what turns a known model name into another model (the longer name wins when the reference knows it)
 _BOUNDED = r"(?<![A-Za-z0-9])(?:{})(?![A-Za-z0-9])"
 _MODEL_NAMES = tuple((e.value, re.compile(_BOUNDED.format(e.word), re.I)) for e in _LEX.rows("product_name"))
+# every model-name grammar in one pattern: a text none of them matches has no model name to look for
+_ANY_MODEL = re.compile("|".join(f"(?:{p.pattern})" for _v, p in _MODEL_NAMES), re.I)
 _NOT_A_PRODUCT = _LEX.regex("not_a_product")
 _CHIP_NOUN = re.compile(r"\s*(?:核心|芯片|晶片|die)", re.I)
 _MODEL_SUFFIX = re.compile(rf"\s?{_LEX.alt('model_suffix')}(?![A-Za-z0-9])")
@@ -131,6 +133,8 @@ class MentionMatcher:
 
     def _find_models(self, text: str, known: list[Mention]) -> Iterator[Mention]:
         """Model names no reference name covers (K40m, RTX 4070 Ti, 昇腾910C): ref ``model:<vendor>:<key>``."""
+        if not _ANY_MODEL.search(text):
+            return
         taken = [(m.start, m.end) for m in known if m.kind not in ("vendor", "company")]
         hits = sorted(((h.start(), -len(h.group(0)), i, vendor, h) for i, (vendor, pattern) in enumerate(_MODEL_NAMES)
                        for h in pattern.finditer(text)), key=lambda x: x[:3])

@@ -45,6 +45,8 @@ _LEX = load_lexicon()
 # hedge words, in priority order: one written right before the number, one right after it
 _LEFT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})$"), Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
+# every hedge before a number in one pattern: most numbers have none, and one search says so
+_ANY_LEFT = re.compile("|".join(p.pattern for p, _q in _LEFT_QUALIFIERS))
 _RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
@@ -135,7 +137,7 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
 def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
     left = text[max(0, start - 5):start]
     for _ in range(3):  # 高达80GB, 约为 320, 达到了约 2TB: peel particles between hedge and number
-        for pattern, q in _LEFT_QUALIFIERS:
+        for pattern, q in _LEFT_QUALIFIERS if _ANY_LEFT.search(left) else ():
             hit = pattern.search(left)
             if hit:
                 return q, start - (len(text[max(0, start - 5):start]) - len(left)) - len(hit.group(0)), end
