@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -30,6 +31,15 @@ def ref() -> Reference:
 @pytest.fixture(scope="session")
 def segmenter(ref: Reference) -> Segmenter:
     return get_segmenter(ref)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A Dask cluster in this process (one worker thread), shared by a module's Dask tests."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as c:
+        yield c
 
 
 @pytest.fixture

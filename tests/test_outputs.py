@@ -255,14 +255,6 @@ def test_two_workers_publish_the_same_bytes(scenario: str, request: pytest.Fixtu
     assert two.files == one.files
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as c:
-        yield c
-
-
 def test_dask_publishes_the_same_bytes(full: Published, cluster: Any, place: Path) -> None:
     on_dask = publish(place, engine="dask", scheduler=cluster.scheduler_address, full=True)
     assert on_dask.files == full.files

@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -203,14 +202,6 @@ def test_pool_workers_exit_when_the_main_process_is_killed(corpus: Path, tmp_pat
 
 
 # ---------------------------------------------------------------- Dask (kept after the pool: no fork beside threads)
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as c:
-        yield c
-
 
 @pytest.fixture(scope="module")
 def on_dask(corpus: Path, cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
