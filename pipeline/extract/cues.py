@@ -7,8 +7,10 @@ ASCII (，-> ,  ： -> :  （ -> ( ).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lexicon import load_lexicon
+from ..lexicon.scanning import with_first_chars
 from .quantities import Quantity
 
 # "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
@@ -19,7 +21,7 @@ _W = LEX.alt  # a role's words as one alternation
 
 
 def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
+    return with_first_chars(pattern, re.I)
 
 
 # attribute cues for a count ("5120个CUDA核心", "CUDA核心: 3584个", "Tensor Core则为432个"), most specific first
@@ -101,8 +103,10 @@ def negated(left: str) -> bool:
     return bool(NEGATION.search(left, turns[-1] if turns else 0))
 
 
+@lru_cache(maxsize=4096)
 def clause_bounds(text: str, pos: int) -> tuple[int, int]:
-    """The clause around ``pos``: between the nearest clause breaks."""
+    """The clause around ``pos``: between the nearest clause breaks. (Cached: the passes over a sentence ask for
+    the clause of the same figure again and again.)"""
     start = 0
     for m in CLAUSE_BREAK.finditer(text, 0, pos):
         start = m.end()

@@ -35,6 +35,7 @@ _CN = "零一二两三四五六七八九十百千"
 _PARAMS = re.compile(rf"(?<![A-Za-z0-9.])(?P<n>\d+(?:\.\d+)?|[{_CN}]+)\s*"
                      r"(?:(?P<u>[BbTt])(?![A-Za-z0-9/])|(?P<cn>亿|千亿|万亿)\s*(?:个)?\s*(?:参数|参数量)?)")
 _MODEL = LEX.regex("model_word")
+_BIT_RATE = re.compile(r"Gb(?:ps|/s)", re.I)
 _BYTES = tuple((float(v), p) for v, p in LEX.groups("bytes_per_param"))
 _OVERHEAD = LEX.regex("overhead_word")
 _NEED = re.compile(rf"(?:{LEX.alt('need_word')})\s*(?:的显存|显存)?\s*(?:为|是|达到?)?\s*$")
@@ -48,7 +49,7 @@ _TOTAL = re.compile(r"(?:总|合计|共|一共|总共|总计)\s*(?:带宽|互联
 
 def derived_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     """Computed figures in one sentence (normalised text, sentence-local mentions)."""
-    rate = re.search(r"Gb(?:ps|/s)", text, re.I) is not None
+    rate = _BIT_RATE.search(text) is not None
     link = "nvlink" in text.lower()
     model = _MODEL.search(text) is not None
     if not (rate or link or model):

@@ -273,8 +273,13 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
     return out
 
 
+_TENSOR_WORD = cues.LEX.regex("count_cue", "tensor_cores")
+
+
 def _tensor_presence_drafts(text: str, mentions: list[Mention], state: DocState) -> list[Draft]:
     out: list[Draft] = []
+    if not _TENSOR_WORD.search(text):
+        return out  # every presence phrase holds the word
     for m in cues.TENSOR_PRESENCE.finditer(text):
         verb_span = text[m.start():m.start("tc")]
         if not verb_span.strip() or is_comparative(text, Mention(m.start(), m.end(), "", "term", "")):

@@ -34,10 +34,12 @@ _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", 
 
 def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
+    quantities = find_quantities(text)
+    if not quantities:
+        return out
     spans = [(m.start, m.end) for m in mentions]
     expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
     unbound = cues.BARE_MULTIPLIER.search(text)
-    quantities = find_quantities(text)
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     respectively = _respectively(text, quantities, mentions)

@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..lexicon import load_lexicon
 from ..records import Qualifier
@@ -157,6 +158,13 @@ def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every quantity in ``text``, ranges merged, hedges attached."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=512)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """``find_quantities``, once per text: a sentence's numbers are read by several passes (specs, comparisons,
+    computed figures), and a ``Quantity`` is immutable."""
     raw: list[Quantity] = []
     for m in _PER_SECOND.finditer(text):
         value = parse_number(m.group("num"))
@@ -193,7 +201,7 @@ def find_quantities(text: str) -> list[Quantity]:
                          q.in_bits, q.resolution, q.scale)
         raw.append(q)
     raw.sort(key=lambda q: q.start)
-    return list(_merge_ranges(text, raw))
+    return tuple(_merge_ranges(text, raw))
 
 
 def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .scanning import with_first_chars
+
 LEXICON_DIR = Path(__file__).resolve().parent
 COLUMNS = ("role", "word", "value", "example", "expect")
 
@@ -237,7 +239,7 @@ class Lexicon:
 
 @lru_cache(maxsize=4096)
 def _compile(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.I)
+    return with_first_chars(pattern, re.I)
 
 
 def _read(directory: Path) -> list[Entry]:

@@ -1,0 +1,85 @@
+"""pipeline.lexicon.scanning: the first-character lookahead finds exactly what the plain pattern finds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.lexicon import load_lexicon
+from pipeline.lexicon.scanning import first_chars, with_first_chars
+
+FIRST_CHARS = [
+    # (pattern, flags, the characters a match can begin with; None: no small set)
+    ("显存|带宽", 0, {"显", "带"}),
+    ("(?:张量|Tensor)\\s*核心", 0, {"张", "T"}),
+    ("tensor", re.I, {"t", "T"}),
+    ("[A-C]x", 0, {"A", "B", "C"}),
+    ("(?<!KV)缓存", 0, {"缓"}),  # a lookbehind is zero-width
+    ("^\\s*的", 0, None),  # \s is a category
+    ("(?:第)?代", 0, {"第", "代"}),  # an optional first item: what follows can begin too
+    ("x*", 0, None),  # can match the empty string
+    ("\\d+个", 0, None),
+    (".{2}", 0, None),
+    ("[^,]", 0, None),
+    ("(?:a|b?)", 0, None),  # one branch can be empty
+    ("(?i)abc", 0, {"a"}),  # parsed, but with_first_chars leaves global flags alone
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "expected"), FIRST_CHARS)
+def test_first_chars(pattern: str, flags: int, expected: set[str] | None) -> None:
+    assert first_chars(pattern, flags) == (frozenset(expected) if expected is not None else None)
+
+
+WRAPPED = [
+    # (pattern, flags, whether the compiled pattern has the lookahead)
+    ("显存|带宽", 0, True),
+    ("\\d+个", 0, False),
+    ("(?i)abc", 0, False),
+    ("Tensor\\s*Core", re.I, True),
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "wrapped"), WRAPPED)
+def test_with_first_chars_adds_the_lookahead_only_when_known(pattern: str, flags: int, wrapped: bool) -> None:
+    compiled = with_first_chars(pattern, flags)
+    assert compiled.pattern.startswith("(?=[") is wrapped
+    assert compiled.flags == re.compile(pattern, flags).flags
+
+
+# patterns of the kinds the extractor compiles, and every word pattern of the lexicon
+SAMPLE_PATTERNS = [
+    "显存|带宽|Tensor\\s*Core|RT核心",
+    "(?<!KV)(?:L2|二级)?缓存",
+    "(?:第)?[一二三]代",
+    "a[-\\]^]b|\\^x",
+    "(?:支持|具备)\\s*(?:FP8|TF32)(?![A-Za-z0-9])",
+]
+LEXICON_PATTERNS = sorted({e.word for e in load_lexicon().entries})
+ALPHABET = st.sampled_from(list("显存带宽缓KV L2二级第一三代支持具备FP8TF32tensorcoreRT核心a-]^bx,。\n0"))
+
+
+@pytest.mark.parametrize("pattern", SAMPLE_PATTERNS)
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(ALPHABET, max_size=40).map("".join))
+def test_the_lookahead_finds_the_same_matches(pattern: str, text: str) -> None:
+    for flags in (0, re.I):
+        plain, fast = re.compile(pattern, flags), with_first_chars(pattern, flags)
+        assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        assert [fast.match(text, i) is None for i in range(len(text))] == \
+            [plain.match(text, i) is None for i in range(len(text))]
+
+
+def test_every_lexicon_word_finds_the_same_matches_in_its_example() -> None:
+    """Every row's word over every row's example (a few hundred thousand searches: the real vocabulary)."""
+    lexicon = load_lexicon()
+    examples = [e.example for e in lexicon.entries]
+    assert len(LEXICON_PATTERNS) > 300
+    for pattern in LEXICON_PATTERNS:
+        plain, fast = re.compile(pattern, re.I), with_first_chars(pattern, re.I)
+        for example in examples:
+            assert [m.span() for m in fast.finditer(example)] == [m.span() for m in plain.finditer(example)], \
+                (pattern, example)
