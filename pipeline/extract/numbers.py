@@ -108,6 +108,8 @@ def _parallel_clause(text: str, q: Quantity, mentions: list[Mention]) -> bool:
 
 def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Match[str], int, list[Mention]]]:
     """For each 分别 in the sentence: the mark, the end of its clause and the list of cards named before it."""
+    if "分别" not in text:
+        return
     for mark in re.finditer(r"分别", text):
         _cs, ce = cues.clause_bounds(text, mark.start())
         cards: list[Mention] = []
@@ -129,6 +131,8 @@ def _respective_precisions(text: str, quantities: list[Quantity]) -> dict[int, t
     figures after it in order (a list of bare numbers takes the unit of its last one). By the figure's start:
     (precision, the figure as a throughput)."""
     out: dict[int, tuple[str, Quantity]] = {}
+    if "分别" not in text:
+        return out
     for mark in re.finditer(r"分别", text):
         cs, ce = cues.clause_bounds(text, mark.start())
         found = sorted(((m.start(), -m.end(), attr) for attr, pat in cues.PRECISION_CUES

@@ -99,10 +99,13 @@ def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
                for n in products)
 
 
+_SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)\s*$")
+
+
 def multiplier_of(text: str, m: Mention) -> int:
     """双P100 / 双卡A10 / A10双卡 -> 2, 8卡A100 -> 8, 8×A100 -> 8, 八卡HGX H100 -> 8, A100×8 -> 8; else 1."""
     raw = text[max(0, m.start - 10):m.start]
-    before = re.sub(r"(?:HGX|DGX)\s*$", "", raw)
+    before = _SYSTEM_BEFORE.sub("", raw)
     hit = MULTIPLIER_BEFORE.search(before)
     if not hit and before != raw:  # DGX H100 / HGX H200: an eight-GPU system (DGX Station: four)
         return 4 if re.search(r"Station\s*$", text[m.end:m.end + 10]) or "Station" in raw else 8
