@@ -120,18 +120,31 @@ _OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
 _COUNT_LABEL = re.compile(r"\s*(?:数|数量|数目|总数)?\s*(?:[:：=]|为|是|有|达|共有?|多达|高达|约)?\s*")
 
 
+def _any_of(patterns: tuple[tuple[str | None, re.Pattern[str]], ...]) -> re.Pattern[str]:
+    """One pattern for "does any of these match here": a gate before trying them one by one in priority order."""
+    return with_first_chars("|".join(f"(?:{p.pattern})" for _v, p in patterns), re.I)
+
+
+_COUNT_LEAD = re.compile(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*")
+_ANY_COUNT_AFTER = _any_of((*COUNT_CUES, *UNIT_COUNT_CUES))
+_ANY_COUNT_CUE = _any_of(COUNT_CUES)
+
+
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
-    right = re.sub(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*", "", text[q.end:q.end + 20])
-    for attr, pat in (*COUNT_CUES, *UNIT_COUNT_CUES):
-        if pat.match(right):
-            return attr
+    right = _COUNT_LEAD.sub("", text[q.end:q.end + 20])
+    if _ANY_COUNT_AFTER.match(right):
+        for attr, pat in (*COUNT_CUES, *UNIT_COUNT_CUES):
+            if pat.match(right):
+                return attr
     if q.kind == "count" and re.match(r"^[^,;。\d]{0,10}?(?:GPU\s*)?实例", right):
         return "mig_instances"  # "4个独立的GPU实例"
     if _OTHER_UNIT.match(right):
         return None  # "466个张量TFLOPS": a throughput written with a classifier, not a count of the cue before it
     cs, _ce = clause_bounds(text, q.start)
     left = text[cs:q.start]
+    if not _ANY_COUNT_CUE.search(left):
+        return None
     found = [(m.end(), attr != "cores", attr) for attr, pat in COUNT_CUES for m in pat.finditer(left)]
     if not found:
         return None

@@ -126,6 +126,8 @@ def enter_section(state: DocState, level: int, text: str, mentions: list[Mention
 def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     """第N代Tensor Core, 第N代Transformer引擎, N个Tensor Core（第N代）."""
     out: list[Draft] = []
+    if "代" not in text:
+        return out  # every generation is written 第N代, before the feature or after it
     for column, pattern in _GENERATION_OF:
         for hit in pattern.finditer(text):
             before = _ORDINAL_BEFORE.search(text[:hit.start()])

@@ -50,6 +50,7 @@ _LEFT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
 _ANY_LEFT = re.compile("|".join(p.pattern for p, _q in _LEFT_QUALIFIERS))
 _RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
+_ANY_RIGHT = re.compile("|".join(p.pattern for p, _q in _RIGHT_QUALIFIERS))
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
 
 
@@ -147,7 +148,7 @@ def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
         left = left[:-1]
     gap = len(text[end:end + 2]) - len(text[end:end + 2].lstrip(" "))  # "420W 左右"
     right = text[end + gap:end + gap + 6]
-    for pattern, q in _RIGHT_QUALIFIERS:
+    for pattern, q in _RIGHT_QUALIFIERS if _ANY_RIGHT.match(right) else ():
         hit = pattern.match(right)
         if hit:
             if hit.group(0) == "多" and (gap or not re.match(r"多[个颗块张]", right)):
