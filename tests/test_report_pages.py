@@ -8,9 +8,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2 import Environment, StrictUndefined
 
 from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
 from pipeline.report import write_document_report
+from pipeline.report.display import Display
+from pipeline.report.html import Segment, article_markup, segments
+from pipeline.report.tables import claim_views
 from tests.test_report import (
     ARTICLE,
     CODED,
@@ -86,3 +92,70 @@ def test_document_pages_match_golden(case: str, ext: str, tmp_path: Path) -> Non
         golden.write_bytes(actual)
     assert golden.exists(), f"missing golden file {golden}; run with UPDATE_GOLDEN=1 to create it"
     assert actual == golden.read_bytes()
+
+
+# ---- the article markup -------------------------------------------------------------------------
+
+# The template that built the article before ``article_markup`` (e436904's _article.html.j2): the reference.
+REFERENCE_ARTICLE = (
+    '{% for s in segments %}{% for k in s.anchors %}<span class="anchor" id="c-{{ k }}"></span>{% endfor %}'
+    '{% if s.owner %}<mark class="v-{{ s.owner.verdict }}{% if s.under %} u-{{ s.under }}{% endif %}'
+    '{% if s.owner.is_closed %} closed{% endif %}" data-owner="{{ s.owner.key }}" '
+    'data-claims="{{ s.keys | join(\' \') }}" tabindex="0" title="{{ s.owner.verdict_zh }}：{{ s.owner.attribute_zh }}"'
+    '{% if s.mark_id %} id="c-{{ s.mark_id }}"{% endif %}>{{ s.text }}</mark>{% else %}{{ s.text }}{% endif %}'
+    '{% endfor %}')
+
+
+def reference_article(segs: list[Segment]) -> str:
+    env = Environment(autoescape=True, undefined=StrictUndefined)
+    return env.from_string(REFERENCE_ARTICLE).render(segments=segs)
+
+
+def spans_claims(text: str, spans: list[tuple[int, int, Verdict | None, str | None]]) -> list[Claim]:
+    return [Claim("d", s, e, text[max(0, s):max(0, e)], text, 0, None, None, "memory_size", 1, "GB",
+                  check=Check(v, "") if v else None, claim_id=f"k{i}",
+                  extra={"review": {"status": r}} if r else {})
+            for i, (s, e, v, r) in enumerate(spans)]
+
+
+# fmt: off
+MARKUP_CASES = [
+    # (text, spans as (start, end, verdict, review status), what the markup must contain)
+    ("abcdefgh", [(0, 4, Verdict.SUPPORTED, None), (4, 8, Verdict.CONTRADICTED, None)],  # adjacent
+     ['id="c-k0">abcd</mark><mark class="v-contradicted"']),
+    ("abcdefgh", [(0, 8, Verdict.UNVERIFIABLE, None), (2, 4, Verdict.MISATTRIBUTED, "dismissed")],  # nested
+     ['<mark class="v-misattributed u-unverifiable closed" data-owner="k1" data-claims="k1 k0"']),
+    ("a<b>&\"c'", [(1, 4, Verdict.CONTRADICTED, None)],  # escaping inside and outside a claim
+     ['a<mark', '>&lt;b&gt;</mark>&amp;&#34;c&#39;']),
+    ("甲乙丙", [(1, 2, Verdict.SUPPORTED, None), (1, 2, Verdict.CODE_ISSUE, None)],  # the same span twice
+     ['data-owner="k1" data-claims="k1 k0"', 'id="c-k1">乙</mark>丙', '<span class="anchor" id="c-k0">']),
+    ("甲乙丙", [(2, 1, Verdict.SUPPORTED, None), (5, 9, None, None)],  # reversed; past the end
+     ['甲乙丙<span class="anchor" id="c-k0"></span><span class="anchor" id="c-k1"></span>']),
+    ("", [], [""]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "spans", "expected"), MARKUP_CASES)
+def test_article_markup(text: str, spans: list[tuple[int, int, Verdict | None, str | None]],
+                        expected: list[str]) -> None:
+    segs = segments(text, claim_views(spans_claims(text, spans), text))
+    markup = article_markup(segs)
+    assert markup == reference_article(segs)
+    for piece in expected:
+        assert piece in markup
+
+
+ALPHABET = "ab<>&\"'甲乙\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(ALPHABET, max_size=12),
+       st.lists(st.tuples(st.integers(-2, 14), st.integers(-2, 14), st.sampled_from([*Verdict, None]),
+                          st.sampled_from([None, "open", "accepted", "dismissed", "corrected"])), max_size=8),
+       st.booleans())
+def test_article_markup_is_the_templates(text: str, spans: list[tuple[int, int, Verdict | None, str | None]],
+                                         traditional: bool) -> None:
+    views = claim_views(spans_claims(text, spans), text, Display(traditional=traditional))
+    segs = segments(text, views)
+    assert article_markup(segs) == reference_article(segs)
