@@ -6,17 +6,18 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jinja2 import Environment, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
 from pipeline.report import write_document_report
 from pipeline.report.display import Display
-from pipeline.report.html import Segment, article_markup, segments
-from pipeline.report.tables import claim_views
+from pipeline.report.html import TEMPLATES, Segment, article_markup, claim_item, environment, segments
+from pipeline.report.tables import ClaimView, claim_views
 from tests.test_report import (
     ARTICLE,
     CODED,
@@ -159,3 +160,77 @@ def test_article_markup_is_the_templates(text: str, spans: list[tuple[int, int, 
     views = claim_views(spans_claims(text, spans), text, Display(traditional=traditional))
     segs = segments(text, views)
     assert article_markup(segs) == reference_article(segs)
+
+
+# ---- the claim items ----------------------------------------------------------------------------
+
+REFERENCE_CLAIM = Path(__file__).parent / "data" / "reference_claim.html.j2"  # e436904's _claim.html.j2
+
+
+def reference_item(v: ClaimView, **app: Any) -> str:
+    env = Environment(loader=FileSystemLoader([REFERENCE_CLAIM.parent, TEMPLATES]), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return env.get_template(REFERENCE_CLAIM.name).render(v=v, app=bool(app), **app)
+
+
+def app_item(v: ClaimView, **app: Any) -> str:
+    return environment().get_template("_claim.html.j2").render(v=v, app=True, **app)
+
+
+words = st.text(ALPHABET, max_size=6)
+maybe = st.one_of(st.none(), words)
+reviews = st.one_of(st.none(), st.fixed_dictionaries(
+    {"status": st.sampled_from(["open", "accepted", "dismissed", "corrected", "odd"])},
+    optional={"editor": maybe, "note": maybe, "decided_at": maybe, "correction": maybe}))
+sources = st.sampled_from([None, "", "https://a.example/x?q=<&>", "javascript:alert(1)", "reference/specs.csv"])
+
+
+@st.composite
+def claims(draw: st.DrawFn) -> Claim:
+    attribute = draw(st.sampled_from(["memory_size", "memory_type", "code", "positioning", "tdp"]))
+    value = draw(st.one_of(st.none(), st.integers(0, 99), words, st.just([350, 700])))
+    verdict = draw(st.sampled_from([*Verdict, None]))
+    check = Check(verdict, draw(words), draw(maybe), draw(sources), draw(maybe)) if verdict else None
+    review = draw(reviews)
+    extra = {"scope": draw(st.sampled_from(["product", "system", ""])), "scope_detail": draw(maybe),
+             "reason": draw(st.sampled_from([None, "no_reference", "x"]))}
+    return Claim("d", 0, 2, draw(words), draw(words), 0, draw(st.sampled_from([None, "nvidia_h100", "x"])),
+                 draw(maybe), attribute, value, draw(st.sampled_from([None, "GB", "W"])), check=check,
+                 claim_id=draw(st.sampled_from(["c1", "c 1", "<x>"])),
+                 extra={**extra, "review": review} if review else extra)
+
+
+# fmt: off
+ITEM_CASES = [
+    # (claim, what its item must contain)
+    (Claim("d", 0, 2, "a<b", "s", 0, None, "某卡", "memory_size", 24, "GB", check=Check(
+        Verdict.CONTRADICTED, "说明&", "80 GB", "https://a.example/?a=1&b=2", "T\"i"), claim_id="c1",
+        extra={"review": {"status": "corrected", "editor": "李", "note": "n<", "correction": "80GB"}}),
+     ['<li class="claim v-contradicted flag r-corrected closed" id="item-c1"', "「a&lt;b」",
+      '<a href="https://a.example/?a=1&amp;b=2"', ">T&#34;i</a>", "（李）：n&lt;</dd>",
+      '<dt data-role="correction-label">更正</dt>', "review accept c1"]),
+    (Claim("d", 0, 2, "x", "s", 0, None, None, "memory_type", "HBM3", None, check=Check(
+        Verdict.SUPPORTED, "", None, "reference/specs.csv", None), claim_id="c2"),
+     ['<dd> <span class="raw">reference/specs.csv</span></dd>']),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("claim", "expected"), ITEM_CASES)
+def test_claim_item(claim: Claim, expected: list[str]) -> None:
+    v = claim_views([claim], "ab")[0]
+    item = claim_item(v)
+    assert item + "\n" == reference_item(v)
+    for piece in expected:
+        assert piece in item
+
+
+@settings(max_examples=300, deadline=None)
+@given(claims(), st.booleans(), st.booleans())
+def test_claim_item_is_the_templates(claim: Claim, traditional: bool, can_write: bool) -> None:
+    v = claim_views([claim], "ab\ncd", Display(traditional=traditional))[0]
+    assert claim_item(v) + "\n" == reference_item(v)
+    app = {"order": {v.key: 3}, "can_write": can_write,
+           "history": {claim.claim_id: [{"at": "t", "user": "<u>", "from_zh": "a", "to_zh": "b", "kind": "moved",
+                                         "kind_zh": "k", "note": "&", "correction": None}]}}
+    assert app_item(v, **app) == reference_item(v, **app)

@@ -43,7 +43,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 @lru_cache(maxsize=1)
 def _env() -> Environment:
     """The one Jinja2 environment of the static reports and the review app (autoescaping on)."""
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=StrictUndefined,
@@ -52,6 +52,8 @@ def _env() -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # the templates are the package's own: no stat of every template at every render
     )
+    env.globals["claim_item"] = claim_item
+    return env
 
 
 @lru_cache(maxsize=8)
@@ -143,6 +145,64 @@ def article_markup(segs: Sequence[Segment]) -> Markup:
         if s.mark_id:
             add(f' id="c-{escape(s.mark_id)}"')
         add(f">{escape(s.text)}</mark>")
+    return Markup("".join(out))
+
+
+def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Markup:
+    """One claim of the panel, ``<li>`` to ``</li>`` (without the newline after it). ``order``: its place in the
+    review app's queue (the app's pages only); ``actions``: the app's buttons and history (markup the template
+    rendered). Built here like ``article_markup`` and for the same reason; tests/test_report_pages.py compares it
+    with the template it replaces (tests/data/reference_claim.html.j2)."""
+    e = escape
+    claim, review, check = v.claim, v.review, v.check
+    flag = v.is_flag
+    out = [f'<li class="claim v-{e(v.verdict)}']
+    add = out.append
+    if flag:
+        add(f" flag r-{e(v.review_status)}")
+    if v.is_closed:
+        add(" closed")
+    add(f'" id="item-{e(v.key)}" data-key="{e(v.key)}" data-claim-id="{e(claim.claim_id)}"')
+    if order is not None:
+        add(f' data-order="{e(order)}"')
+    add(f' tabindex="0">\n  <div class="head"><span class="badge s-{e(v.verdict)}">{e(v.verdict_zh)}</span> '
+        f"{e(v.attribute_zh)}")
+    if v.subject_name:
+        add(f" · {e(v.subject_name)}")
+    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">「{e(claim.text)}」</div>\n'
+        "  <dl>\n")
+    for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
+                        ("原因", v.reason_zh)):
+        if value:
+            add(f"    <dt>{term}</dt><dd>{e(value)}</dd>\n")
+    if check and (check.source or check.source_title):
+        add("    <dt>来源</dt><dd>")
+        if v.href:
+            add(f'<a href="{e(v.href)}" rel="noopener noreferrer" target="_blank">'
+                f"{e(check.source_title or v.href)}</a>")
+        else:
+            add(e(check.source_title or ""))
+            if check.source:
+                add(f' <span class="raw">{e(check.source)}</span>')
+        add("</dd>\n")
+    if flag:
+        add(f'    <dt>审核</dt><dd class="review r-{e(v.review_status)}" data-role="review">{e(v.review_zh)}')
+        if review and (review.editor or review.decided_at):
+            add(f"（{e('，'.join(x for x in (review.editor, review.decided_at) if x))}）")
+        if review and review.note:
+            add(f"：{e(review.note)}")
+        add("</dd>\n")
+        hidden = "" if review and review.correction else " hidden"
+        add(f'    <dt{hidden} data-role="correction-label">更正</dt><dd{hidden} data-role="correction">'
+            f"{e(review.correction) if review and review.correction else ''}</dd>\n")
+    add(f'  </dl>\n  <div class="cid">编号 <code>{e(claim.claim_id)}</code> <button type="button" class="copy" '
+        f'data-copy="{e(claim.claim_id)}" title="复制编号">复制</button>\n')
+    if flag and order is None:
+        add(f'    <br>命令 <code>{e(v.command)}</code> <button type="button" class="copy" data-copy="{e(v.command)}" '
+            'title="复制命令">复制</button>\n')
+    add("  </div>\n")
+    add(actions)
+    add("</li>")
     return Markup("".join(out))
 
 
