@@ -4,6 +4,7 @@ markup against a plain reference implementation."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
 from pipeline.report import write_document_report
 from pipeline.report.display import Display
 from pipeline.report.html import TEMPLATES, Segment, article_markup, claim_item, environment, segments
+from pipeline.report.markdown import md_text
 from pipeline.report.tables import ClaimView, claim_views
 from tests.test_report import (
     ARTICLE,
@@ -234,3 +236,32 @@ def test_claim_item_is_the_templates(claim: Claim, traditional: bool, can_write:
            "history": {claim.claim_id: [{"at": "t", "user": "<u>", "from_zh": "a", "to_zh": "b", "kind": "moved",
                                          "kind_zh": "k", "note": "&", "correction": None}]}}
     assert app_item(v, **app) == reference_item(v, **app)
+
+
+# ---- Markdown text ------------------------------------------------------------------------------
+
+
+MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~])")
+MD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def reference_md_text(s: str | None) -> str:
+    """e436904's md_text: the three substitutions on every string."""
+    if not s:
+        return ""
+    s = MD_SPECIAL.sub(r"\\\1", re.sub(r"\s*[\r\n]+\s*", " ", s))
+    return MD_UNDERSCORE.sub(r"\\_", s)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("显存24GB", "显存24GB"), ("a_b _c", "a_b \\_c"), ("x<y>|z", "x\\<y\\>\\|z"), ("行一\r\n  行二", "行一 行二"),
+    ("[链接](u) `码` *强* ~删~ \\", "\\[链接\\](u) \\`码\\` \\*强\\* \\~删\\~ \\\\"), ("", ""), (None, ""),
+])
+def test_md_text(text: str | None, expected: str) -> None:
+    assert md_text(text) == expected == reference_md_text(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from(list("ab_ 甲\\`*[]<>|~\r\n\t\u2028()#")), max_size=16))
+def test_md_text_is_the_three_substitutions(text: str) -> None:
+    assert md_text(text) == reference_md_text(text)
