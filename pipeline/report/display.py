@@ -68,6 +68,7 @@ def normalize_written(written: str) -> str:
     return w
 
 
+@lru_cache(maxsize=4096)  # a run has few (attribute, unit, written unit) triples and asks for each at every claim
 def unit_for(attribute: str, canonical: str | None, written: str | None) -> UnitRow | None:
     """The conversion from the canonical unit to the one the article wrote, or None when they are the same."""
     if not canonical or not written:
@@ -88,13 +89,21 @@ def _number(x: float) -> str:
     return text
 
 
+@lru_cache(maxsize=64)
+def _figure(canonical: str) -> re.Pattern[str]:
+    """A figure written in the canonical unit."""
+    return re.compile(rf"(\d+(?:\.\d+)?)\s*{re.escape(canonical)}(?![A-Za-z/])")
+
+
 def in_written_unit(expected: str, attribute: str, canonical: str | None, written: str | None) -> str:
     """``expected`` ('2039 GB/s；1555 GB/s') with each canonical figure in the unit the article wrote
     ('2.039 TB/s；1.555 TB/s'); figures that would read below 0.1 stay as they are."""
-    row = unit_for(attribute, canonical, written)
-    if row is None or not expected:
+    if not expected:
         return expected
-    pattern = re.compile(rf"(\d+(?:\.\d+)?)\s*{re.escape(row.canonical)}(?![A-Za-z/])")
+    row = unit_for(attribute, canonical, written)
+    if row is None:
+        return expected
+    pattern = _figure(row.canonical)
 
     def convert(m: re.Match[str]) -> str:
         value = float(m.group(1)) / row.factor
