@@ -13,13 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup, escape
 
 from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
 from pipeline.report import write_document_report
 from pipeline.report.display import Display
-from pipeline.report.html import TEMPLATES, Segment, article_markup, claim_item, environment, segments
+from pipeline.report.html import TEMPLATES, Segment, _escape, article_markup, claim_item, environment, segments
 from pipeline.report.markdown import md_text
 from pipeline.report.tables import ClaimView, claim_views
+from pipeline.report.tables import _cell as csv_cell
 from tests.test_report import (
     ARTICLE,
     CODED,
@@ -265,3 +267,21 @@ def test_md_text(text: str | None, expected: str) -> None:
 @given(st.text(st.sampled_from(list("ab_ 甲\\`*[]<>|~\r\n\t\u2028()#")), max_size=16))
 def test_md_text_is_the_three_substitutions(text: str) -> None:
     assert md_text(text) == reference_md_text(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(ALPHABET + "#;x"), st.integers(), st.none(), st.text().map(Markup)))
+def test_escape_is_markupsafes(value: object) -> None:
+    assert _escape(value) == str(escape(value))
+
+
+# ---- claims.csv cells ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("显存", "显存"), ("", ""), ("=1+1", "'=1+1"), ("-5", "-5"), ("+x", "'+x"), ("@a", "'@a"), ("\tx", "'\tx"),
+    (None, None), (3, 3), (2.5, 2.5), (True, True), ([350, 700], "350–700"), (["a", 1], '["a", 1]'),
+    ({"k": "值"}, '{"k": "值"}'),
+])
+def test_csv_cell(value: object, expected: object) -> None:
+    assert csv_cell(value) == expected

@@ -1,9 +1,9 @@
 """HTML reports: the annotated article (<name>.html) and the run index (index.html).
 
 Everything taken from an article is escaped: by Jinja2 autoescaping in the templates, and by
-``markupsafe.escape`` (the function autoescaping calls) in the two pieces built in Python for
-speed, the highlighted article and the claim items. The only other markup passed as safe is our
-own script. A Content-Security-Policy that allows just that script (by hash) backs this up: even
+``_escape`` (markupsafe's five replacements, which autoescaping applies) in the two pieces built in
+Python for speed, the highlighted article and the claim items. The only other markup passed as safe
+is our own script. A Content-Security-Policy that allows just that script (by hash) backs this up: even
 a missed escape could not run an article's script or event handler.
 """
 
@@ -121,32 +121,41 @@ def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
     return out
 
 
+def _escape(value: object) -> str:
+    """``markupsafe.escape(value)`` as a plain string: the same five replacements, without making a Markup of every
+    value of a page that is joined into one anyway (anything but a plain ``str`` goes to markupsafe itself)."""
+    if type(value) is not str:
+        return str(escape(value))
+    return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
+            .replace('"', "&#34;"))
+
+
 def article_markup(segs: Sequence[Segment]) -> Markup:
     """The article's text with every claim highlighted: the inside of ``<div class="article">``.
 
     Built here rather than in the template (a page has a run of markup per claim boundary, and Jinja's
     per-expression escaping of each was most of a page's cost); every piece of article text and every key goes
-    through ``markupsafe.escape``, as the template's autoescaping did, so the markup is the template's byte for
-    byte (tests/test_report_pages.py compares it with a Jinja rendering)."""
+    through ``_escape``, the escaping the template's autoescaping applied, so the markup is the template's byte
+    for byte (tests/test_report_pages.py compares it with a Jinja rendering)."""
     out: list[str] = []
     add = out.append
     for s in segs:
         for k in s.anchors:
-            add(f'<span class="anchor" id="c-{escape(k)}"></span>')
+            add(f'<span class="anchor" id="c-{_escape(k)}"></span>')
         o = s.owner
         if o is None:
-            add(escape(s.text))
+            add(_escape(s.text))
             continue
-        add(f'<mark class="v-{escape(o.verdict)}')
+        add(f'<mark class="v-{_escape(o.verdict)}')
         if s.under:
-            add(f" u-{escape(s.under)}")
+            add(f" u-{_escape(s.under)}")
         if o.is_closed:
             add(" closed")
-        add(f'" data-owner="{escape(o.key)}" data-claims="{escape(" ".join(s.keys))}" tabindex="0" '
-            f'title="{escape(o.verdict_zh)}：{escape(o.attribute_zh)}"')
+        add(f'" data-owner="{_escape(o.key)}" data-claims="{_escape(" ".join(s.keys))}" tabindex="0" '
+            f'title="{_escape(o.verdict_zh)}：{_escape(o.attribute_zh)}"')
         if s.mark_id:
-            add(f' id="c-{escape(s.mark_id)}"')
-        add(f">{escape(s.text)}</mark>")
+            add(f' id="c-{_escape(s.mark_id)}"')
+        add(f">{_escape(s.text)}</mark>")
     return Markup("".join(out))
 
 
@@ -155,7 +164,7 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     review app's queue (the app's pages only); ``actions``: the app's buttons and history (markup the template
     rendered). Built here like ``article_markup`` and for the same reason; tests/test_report_pages.py compares it
     with the template it replaces (tests/data/reference_claim.html.j2)."""
-    e = escape
+    e = _escape
     claim, review, check = v.claim, v.review, v.check
     flag = v.is_flag
     out = [f'<li class="claim v-{e(v.verdict)}']
