@@ -124,6 +124,8 @@ def report_verdict(result: DocumentResult) -> str:
     if not any(c.verdict is not None and c.verdict is not Verdict.UNVERIFIABLE for c in result.claims):
         return NOTHING_CHECKABLE
     standing = tuple(c for c in result.claims if not ((r := review_of(c)) and r.closed))
+    if len(standing) == len(result.claims):  # no flag decided away: the document's own verdict
+        return result.document_verdict()
     return replace(result, claims=standing).document_verdict()
 
 
@@ -399,6 +401,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
+    if type(value) is str and not value.startswith(_FORMULA_START):  # most cells
+        return value
     if value is None or type(value) is int:
         return value
     if isinstance(value, (list, tuple)):
