@@ -14,10 +14,9 @@ import hashlib
 import itertools
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -69,8 +68,7 @@ def _script(name: str) -> tuple[Markup, str]:
 environment = _env
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of article text; ``owner`` is the most severe claim covering it (None: plain text)."""
 
     text: str
@@ -81,6 +79,10 @@ class Segment:
     under: str | None = None  # most severe other verdict covering the run, drawn as an underline
 
 
+def _severity(v: ClaimView) -> int:
+    return -SEVERITY[v.verdict]
+
+
 def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
     """Cut ``text`` at every claim boundary so highlighted runs never overlap."""
     n = len(text)
@@ -88,31 +90,41 @@ def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
     cuts = sorted({0, n, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
     pending = deque(sorted((sp for sp in spans if sp[0] < sp[1]), key=lambda sp: sp[0]))
     active: list[tuple[int, int, ClaimView]] = []
-    pieces: list[tuple[int, int, list[ClaimView]]] = []
+    pieces: list[tuple[int, int, list[ClaimView], tuple[str, ...]]] = []
     for a, b in itertools.pairwise(cuts):
+        changed = False
         while pending and pending[0][0] <= a:
             active.append(pending.popleft())
-        active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
+            changed = True
+        if any(sp[1] <= a for sp in active):
+            active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
+            changed = True
+        if pieces and not changed:
+            pieces[-1] = (pieces[-1][0], b, pieces[-1][2], pieces[-1][3])  # the same claims go on
+            continue
         # Most severe first; ties go to the claim that starts first (views are in document order).
-        cover = sorted((v for _, _, v in active), key=lambda v: -SEVERITY[v.verdict])
-        if pieces and [v.key for v in pieces[-1][2]] == [v.key for v in cover]:
-            pieces[-1] = (pieces[-1][0], b, cover)  # same claims either side of a cut
+        cover = sorted((v for _, _, v in active), key=_severity) if len(active) > 1 else [v for _, _, v in active]
+        keys = tuple(v.key for v in cover)
+        if pieces and pieces[-1][3] == keys:
+            pieces[-1] = (pieces[-1][0], b, cover, keys)  # same claims either side of a cut
         else:
-            pieces.append((a, b, cover))
-    owners = {cover[0].key for _, _, cover in pieces if cover}
+            pieces.append((a, b, cover, keys))
+    owners = {cover[0].key for _, _, cover, _ in pieces if cover}
     out: list[Segment] = []
     placed: set[str] = set()
-    for a, b, cover in pieces:
-        owner = cover[0] if cover else None
+    for a, b, cover, keys in pieces:
+        if not cover:
+            out.append(Segment(text[a:b]))
+            continue
+        owner = cover[0]
         mark_id = None
-        if owner is not None and owner.key not in placed:
+        if owner.key not in placed:
             mark_id = owner.key
             placed.add(mark_id)
-        keys = tuple(v.key for v in cover)
         # A claim that owns no run at all (wholly under a more severe one) gets an anchor here.
         anchors = tuple(k for k in keys if k not in placed and k not in owners)
         placed.update(anchors)
-        under = next((v.verdict for v in cover[1:] if owner and v.verdict != owner.verdict), None)
+        under = next((v.verdict for v in cover[1:] if v.verdict != owner.verdict), None)
         out.append(Segment(text[a:b], owner, keys, mark_id, anchors, under))
     # Claims with an empty or out-of-range span still need a target for their list item.
     rest = tuple(v.key for v in views if v.key not in placed)
