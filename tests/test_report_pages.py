@@ -3,6 +3,7 @@ markup against a plain reference implementation."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import replace
@@ -17,10 +18,10 @@ from markupsafe import Markup, escape
 
 from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
 from pipeline.report import write_document_report
-from pipeline.report.display import Display
+from pipeline.report.display import Display, is_traditional
 from pipeline.report.html import TEMPLATES, Segment, _escape, article_markup, claim_item, environment, segments
 from pipeline.report.markdown import md_text
-from pipeline.report.tables import ClaimView, claim_views
+from pipeline.report.tables import SEVERITY, ClaimView, claim_views, line_of
 from pipeline.report.tables import _cell as csv_cell
 from tests.test_report import (
     ARTICLE,
@@ -285,3 +286,70 @@ def test_escape_is_markupsafes(value: object) -> None:
 ])
 def test_csv_cell(value: object, expected: object) -> None:
     assert csv_cell(value) == expected
+
+
+# ---- cutting the article at claim boundaries ----------------------------------------------------
+
+
+def reference_segments(text: str, views: list[ClaimView]) -> list[tuple[Any, ...]]:
+    """e436904's segments(): every active claim re-sorted at every cut."""
+    n = len(text)
+    spans = [(max(0, min(v.claim.start, n)), max(0, min(v.claim.end, n)), v) for v in views]
+    cuts = sorted({0, n, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
+    pending = sorted((sp for sp in spans if sp[0] < sp[1]), key=lambda sp: sp[0])
+    active: list[tuple[int, int, ClaimView]] = []
+    pieces: list[tuple[int, int, list[ClaimView]]] = []
+    for a, b in itertools.pairwise(cuts):
+        while pending and pending[0][0] <= a:
+            active.append(pending.pop(0))
+        active = [sp for sp in active if sp[1] > a]
+        cover = sorted((v for _, _, v in active), key=lambda v: -SEVERITY[v.verdict])
+        if pieces and [v.key for v in pieces[-1][2]] == [v.key for v in cover]:
+            pieces[-1] = (pieces[-1][0], b, cover)
+        else:
+            pieces.append((a, b, cover))
+    owners = {cover[0].key for _, _, cover in pieces if cover}
+    out: list[tuple[Any, ...]] = []
+    placed: set[str] = set()
+    for a, b, cover in pieces:
+        owner = cover[0] if cover else None
+        mark_id = None
+        if owner is not None and owner.key not in placed:
+            mark_id = owner.key
+            placed.add(mark_id)
+        keys = tuple(v.key for v in cover)
+        anchors = tuple(k for k in keys if k not in placed and k not in owners)
+        placed.update(anchors)
+        under = next((v.verdict for v in cover[1:] if owner and v.verdict != owner.verdict), None)
+        out.append((text[a:b], owner, keys, mark_id, anchors, under))
+    rest = tuple(v.key for v in views if v.key not in placed)
+    if rest:
+        out.append(("", None, (), None, rest, None))
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 14),
+       st.lists(st.tuples(st.integers(-2, 16), st.integers(-2, 16), st.sampled_from([*Verdict, None]),
+                          st.sampled_from([None, "dismissed"])), max_size=10))
+def test_segments_are_the_reference_cut(length: int, spans: list[tuple[int, int, Verdict | None, str | None]]) -> None:
+    text = ("甲<乙&\n" * 4)[:length]
+    views = claim_views(spans_claims(text, spans), text)
+    assert [tuple(s) for s in segments(text, views)] == reference_segments(text, views)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("a\n甲", max_size=12), st.lists(st.tuples(st.integers(-3, 15), st.integers(-3, 15)), max_size=8))
+def test_view_lines_are_line_of(text: str, spans: list[tuple[int, int]]) -> None:
+    claims = spans_claims(text, [(s, e, Verdict.SUPPORTED, None) for s, e in spans])
+    assert [v.line for v in claim_views(claims, text)] == [line_of(text, v.claim.start)
+                                                             for v in claim_views(claims, text)]
+
+
+@pytest.mark.parametrize(("texts", "traditional"), [
+    (["輝達A100配備80GB顯示記憶體，頻寬高達每秒2TB。"], True), (["英伟达A100配备80GB显存。"], False),
+    (["輝達", "顯示記憶體"], True), ([None, ""], False), (["ABC"], False),
+])
+def test_script_with_the_character_cache(texts: list[str | None], traditional: bool) -> None:
+    assert is_traditional(texts) is traditional
+    assert is_traditional(texts) is traditional  # the second time from the cache

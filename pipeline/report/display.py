@@ -24,15 +24,24 @@ def _opencc(config: str) -> Any:
     return opencc.OpenCC(config)
 
 
+_T2S_CHANGES: dict[str, bool] = {}  # Han character -> whether t2s changes it (at most the 27k of _CJK)
+
+
+def _changes_in_simplified(ch: str) -> bool:
+    changes = _T2S_CHANGES.get(ch)
+    if changes is None:
+        changes = _T2S_CHANGES[ch] = _opencc("t2s").convert(ch) != ch
+    return changes
+
+
 def is_traditional(texts: Iterable[str | None]) -> bool:
     """True when the Han characters of ``texts`` are mostly written in Traditional."""
     han = "".join(_CJK.findall("".join(t for t in texts if t)))[:_SAMPLE]
     if not han:
         return False
-    t2s = _opencc("t2s")
-    changed = sum(1 for ch in set(han) if t2s.convert(ch) != ch)
-    distinct = len(set(han))
-    return changed >= 2 and changed / distinct >= TRADITIONAL_SHARE
+    distinct = set(han)
+    changed = sum(1 for ch in distinct if _changes_in_simplified(ch))
+    return changed >= 2 and changed / len(distinct) >= TRADITIONAL_SHARE
 
 
 def to_traditional(text: str) -> str:

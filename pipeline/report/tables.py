@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar, overload
 from urllib.parse import urlsplit
@@ -318,13 +319,21 @@ def claim_views(claims: Iterable[Claim], text: str, display: Display | None = No
     ordered = sorted(enumerate(claims), key=lambda p: (p[1].start, p[1].end, p[0]))
     seen: set[str] = set()
     views: list[ClaimView] = []
+    at, line = 0, 1  # line_of(text, at), counted on from one claim to the next (they are in order)
+    n = len(text)
     for i, (_, c) in enumerate(ordered):
         key = c.claim_id if _KEY.fullmatch(c.claim_id) and c.claim_id not in seen else f"_{i}"
         seen.add(key)
         verdict = c.verdict.value if c.verdict is not None else "unchecked"
-        href = safe_href(c.check.source) if c.check else None
-        views.append(ClaimView(key, c, verdict, line_of(text, c.start), review_of(c), href, display))
+        href = _safe_href(c.check.source) if c.check else None
+        offset = max(0, min(c.start, n))
+        line += text.count("\n", at, offset)
+        at = offset
+        views.append(ClaimView(key, c, verdict, line, review_of(c), href, display))
     return views
+
+
+_safe_href = lru_cache(maxsize=1024)(safe_href)  # a run cites few sources, each for many claims
 
 
 @dataclass(frozen=True)
