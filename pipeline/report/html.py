@@ -179,16 +179,17 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     e = _escape
     claim, review, check = v.claim, v.review, v.check
     flag = v.is_flag
-    out = [f'<li class="claim v-{e(v.verdict)}']
+    verdict, key, claim_id = e(v.verdict), e(v.key), e(claim.claim_id)  # each shown twice or more
+    out = [f'<li class="claim v-{verdict}']
     add = out.append
     if flag:
         add(f" flag r-{e(v.review_status)}")
     if v.is_closed:
         add(" closed")
-    add(f'" id="item-{e(v.key)}" data-key="{e(v.key)}" data-claim-id="{e(claim.claim_id)}"')
+    add(f'" id="item-{key}" data-key="{key}" data-claim-id="{claim_id}"')
     if order is not None:
         add(f' data-order="{e(order)}"')
-    add(f' tabindex="0">\n  <div class="head"><span class="badge s-{e(v.verdict)}">{e(v.verdict_zh)}</span> '
+    add(f' tabindex="0">\n  <div class="head"><span class="badge s-{verdict}">{e(v.verdict_zh)}</span> '
         f"{e(v.attribute_zh)}")
     if v.subject_name:
         add(f" · {e(v.subject_name)}")
@@ -218,10 +219,11 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
         hidden = "" if review and review.correction else " hidden"
         add(f'    <dt{hidden} data-role="correction-label">更正</dt><dd{hidden} data-role="correction">'
             f"{e(review.correction) if review and review.correction else ''}</dd>\n")
-    add(f'  </dl>\n  <div class="cid">编号 <code>{e(claim.claim_id)}</code> <button type="button" class="copy" '
-        f'data-copy="{e(claim.claim_id)}" title="复制编号">复制</button>\n')
+    add(f'  </dl>\n  <div class="cid">编号 <code>{claim_id}</code> <button type="button" class="copy" '
+        f'data-copy="{claim_id}" title="复制编号">复制</button>\n')
     if flag and order is None:
-        add(f'    <br>命令 <code>{e(v.command)}</code> <button type="button" class="copy" data-copy="{e(v.command)}" '
+        command = e(v.command)
+        add(f'    <br>命令 <code>{command}</code> <button type="button" class="copy" data-copy="{command}" '
             'title="复制命令">复制</button>\n')
     add("  </div>\n")
     add(actions)
