@@ -98,7 +98,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     run keeps a state)."""
     from .report import claimreview_objects, doc_row, write_document_report
     from .report.paths import safe_name
-    from .report.tables import csv_rows, display_for
+    from .report.tables import claim_views, csv_rows, display_for
     from .store import prepare_result
     from .validation.claims_suite import claim_row
 
@@ -124,10 +124,11 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     # an error or skipped document has no claims whose offsets need its length
     length = len(text) if r.claims else 0
     checks = tuple(claim_row(d, length) for d in records) if fresh else ()
+    views = claim_views(r.claims, text, display) if display is not None else []  # for the pages and the reviews
     reviews = claimreview_objects(r, author=ctx.author, date_published=ctx.date, url_template=ctx.claimreview_url,
-                                  names=ref.name, display=display)
+                                  names=ref.name, display=display, views=views)
     if linked and stale:
-        write_document_report(r, text, ctx.out, names=ref.name, display=display, records=own)
+        write_document_report(r, text, ctx.out, names=ref.name, display=display, records=own, views=views)
     return DocumentOutput(
         doc_id=r.doc_id, sha256=r.sha256, status=r.status, row=doc_row(r, ctx.out, linked=linked),
         fingerprint=fingerprint, claims_jsonl="".join(f"{line}\n" for line in lines),

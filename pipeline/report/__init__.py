@@ -14,7 +14,7 @@ from .html import index_html_chunks, render_document_html
 from .jsonout import document_json_text
 from .markdown import document_markdown, summary_markdown
 from .paths import safe_name
-from .tables import DocRow, claim_views, display_for, doc_row, doc_rows, sort_rows, totals, write_claims_csv
+from .tables import ClaimView, DocRow, claim_views, display_for, doc_row, doc_rows, sort_rows, totals, write_claims_csv
 
 __all__ = [
     "claimreview_objects",
@@ -29,12 +29,14 @@ __all__ = [
 
 def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
                           names: Callable[[str], str] | None = None, display: Display | None = None,
-                          records: Sequence[str] | None = None) -> dict[str, str]:
+                          records: Sequence[str] | None = None,
+                          views: Sequence[ClaimView] | None = None) -> dict[str, str]:
     """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
 
     ``text`` is the document text the claims' offsets point into; ``names`` gives reference ids their display
     names (``Reference.name``); ``display`` is ``display_for(result, names)`` and ``records`` the claims'
-    ``to_dict`` encoded, when the caller has them. Returns the file names, relative to ``out_dir``:
+    ``to_dict`` encoded and ``views`` their ``claim_views(result.claims, text, display)``, when the caller has them.
+    Returns the file names, relative to ``out_dir``:
     ``{"md": ..., "html": ..., "json": ...}``.
     """
     display = display or display_for(result, names)
@@ -42,7 +44,8 @@ def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = safe_name(result.doc_id)
     files = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
-    views = claim_views(result.claims, text, display)  # one set for both pages
+    if views is None:
+        views = claim_views(result.claims, text, display)  # one set for both pages
     atomic_write_text(out_dir / files["md"], document_markdown(result, text, display, views))
     atomic_write_text(out_dir / files["html"], render_document_html(result, text, display, views))
     atomic_write_text(out_dir / files["json"], document_json_text(result, records))

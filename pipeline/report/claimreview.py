@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -77,6 +77,7 @@ def claimreview_objects(
     url_template: str | None = None,
     names: Callable[[str], str] | None = None,
     display: Display | None = None,
+    views: Sequence[ClaimView] | None = None,
 ) -> list[dict[str, Any]]:
     """One ClaimReview per contradicted or misattributed claim an editor has not dismissed, in document order.
 
@@ -87,6 +88,7 @@ def claimreview_objects(
         url_template: the review's ``url``, e.g. ``https://example.com/articles/{doc_id}`` ({claim_id} too).
         names: reference ids to display names, for explanations in the editor's words.
         display: the document's display context, when the caller has it (``display_for(result, names)``).
+        views: the claims' views, when the caller has them (``claim_views(result.claims, text, display)``).
     """
     title = result.title or result.doc_id
     appearance: dict[str, Any] = {"@type": "CreativeWork", "name": title}
@@ -95,7 +97,9 @@ def claimreview_objects(
     out: list[dict[str, Any]] = []
     if not any(c.verdict in RATINGS for c in result.claims):
         return []
-    for v in claim_views(result.claims, "", display or display_for(result, names)):
+    if views is None:
+        views = claim_views(result.claims, "", display or display_for(result, names))
+    for v in views:
         claim = v.claim
         if claim.verdict not in RATINGS or (v.review is not None and v.review.status == "dismissed"):
             continue

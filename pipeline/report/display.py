@@ -24,15 +24,24 @@ def _opencc(config: str) -> Any:
     return opencc.OpenCC(config)
 
 
+_T2S_CHANGES: dict[str, bool] = {}  # Han character -> whether t2s changes it (at most the 27k of _CJK)
+
+
+def _changes_in_simplified(ch: str) -> bool:
+    changes = _T2S_CHANGES.get(ch)
+    if changes is None:
+        changes = _T2S_CHANGES[ch] = _opencc("t2s").convert(ch) != ch
+    return changes
+
+
 def is_traditional(texts: Iterable[str | None]) -> bool:
     """True when the Han characters of ``texts`` are mostly written in Traditional."""
     han = "".join(_CJK.findall("".join(t for t in texts if t)))[:_SAMPLE]
     if not han:
         return False
-    t2s = _opencc("t2s")
-    changed = sum(1 for ch in set(han) if t2s.convert(ch) != ch)
-    distinct = len(set(han))
-    return changed >= 2 and changed / distinct >= TRADITIONAL_SHARE
+    distinct = set(han)
+    changed = sum(1 for ch in distinct if _changes_in_simplified(ch))
+    return changed >= 2 and changed / len(distinct) >= TRADITIONAL_SHARE
 
 
 def to_traditional(text: str) -> str:
@@ -68,6 +77,7 @@ def normalize_written(written: str) -> str:
     return w
 
 
+@lru_cache(maxsize=4096)  # a run has few (attribute, unit, written unit) triples and asks for each at every claim
 def unit_for(attribute: str, canonical: str | None, written: str | None) -> UnitRow | None:
     """The conversion from the canonical unit to the one the article wrote, or None when they are the same."""
     if not canonical or not written:
@@ -88,13 +98,21 @@ def _number(x: float) -> str:
     return text
 
 
+@lru_cache(maxsize=64)
+def _figure(canonical: str) -> re.Pattern[str]:
+    """A figure written in the canonical unit."""
+    return re.compile(rf"(\d+(?:\.\d+)?)\s*{re.escape(canonical)}(?![A-Za-z/])")
+
+
 def in_written_unit(expected: str, attribute: str, canonical: str | None, written: str | None) -> str:
     """``expected`` ('2039 GB/s；1555 GB/s') with each canonical figure in the unit the article wrote
     ('2.039 TB/s；1.555 TB/s'); figures that would read below 0.1 stay as they are."""
-    row = unit_for(attribute, canonical, written)
-    if row is None or not expected:
+    if not expected:
         return expected
-    pattern = re.compile(rf"(\d+(?:\.\d+)?)\s*{re.escape(row.canonical)}(?![A-Za-z/])")
+    row = unit_for(attribute, canonical, written)
+    if row is None:
+        return expected
+    pattern = _figure(row.canonical)
 
     def convert(m: re.Match[str]) -> str:
         value = float(m.group(1)) / row.factor

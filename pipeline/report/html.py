@@ -1,8 +1,10 @@
 """HTML reports: the annotated article (<name>.html) and the run index (index.html).
 
-Everything taken from an article goes through Jinja2 autoescaping; the only markup passed
-as safe is our own script. A Content-Security-Policy that allows just that script (by hash)
-backs this up: even a missed escape could not run an article's script or event handler.
+Everything taken from an article is escaped: by Jinja2 autoescaping in the templates, and by
+``_escape`` (markupsafe's five replacements, which autoescaping applies) in the two pieces built in
+Python for speed, the highlighted article and the claim items. The only other markup passed as safe
+is our own script. A Content-Security-Policy that allows just that script (by hash) backs this up: even
+a missed escape could not run an article's script or event handler.
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ import hashlib
 import itertools
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..records import DocumentResult
 from .display import Display
@@ -43,7 +44,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 @lru_cache(maxsize=1)
 def _env() -> Environment:
     """The one Jinja2 environment of the static reports and the review app (autoescaping on)."""
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=StrictUndefined,
@@ -52,6 +53,8 @@ def _env() -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # the templates are the package's own: no stat of every template at every render
     )
+    env.globals["claim_item"] = claim_item
+    return env
 
 
 @lru_cache(maxsize=8)
@@ -65,8 +68,7 @@ def _script(name: str) -> tuple[Markup, str]:
 environment = _env
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of article text; ``owner`` is the most severe claim covering it (None: plain text)."""
 
     text: str
@@ -77,6 +79,10 @@ class Segment:
     under: str | None = None  # most severe other verdict covering the run, drawn as an underline
 
 
+def _severity(v: ClaimView) -> int:
+    return -SEVERITY[v.verdict]
+
+
 def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
     """Cut ``text`` at every claim boundary so highlighted runs never overlap."""
     n = len(text)
@@ -84,37 +90,145 @@ def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
     cuts = sorted({0, n, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
     pending = deque(sorted((sp for sp in spans if sp[0] < sp[1]), key=lambda sp: sp[0]))
     active: list[tuple[int, int, ClaimView]] = []
-    pieces: list[tuple[int, int, list[ClaimView]]] = []
+    pieces: list[tuple[int, int, list[ClaimView], tuple[str, ...]]] = []
     for a, b in itertools.pairwise(cuts):
+        changed = False
         while pending and pending[0][0] <= a:
             active.append(pending.popleft())
-        active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
+            changed = True
+        if any(sp[1] <= a for sp in active):
+            active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
+            changed = True
+        if pieces and not changed:
+            pieces[-1] = (pieces[-1][0], b, pieces[-1][2], pieces[-1][3])  # the same claims go on
+            continue
         # Most severe first; ties go to the claim that starts first (views are in document order).
-        cover = sorted((v for _, _, v in active), key=lambda v: -SEVERITY[v.verdict])
-        if pieces and [v.key for v in pieces[-1][2]] == [v.key for v in cover]:
-            pieces[-1] = (pieces[-1][0], b, cover)  # same claims either side of a cut
+        cover = sorted((v for _, _, v in active), key=_severity) if len(active) > 1 else [v for _, _, v in active]
+        keys = tuple(v.key for v in cover)
+        if pieces and pieces[-1][3] == keys:
+            pieces[-1] = (pieces[-1][0], b, cover, keys)  # same claims either side of a cut
         else:
-            pieces.append((a, b, cover))
-    owners = {cover[0].key for _, _, cover in pieces if cover}
+            pieces.append((a, b, cover, keys))
+    owners = {cover[0].key for _, _, cover, _ in pieces if cover}
     out: list[Segment] = []
     placed: set[str] = set()
-    for a, b, cover in pieces:
-        owner = cover[0] if cover else None
+    for a, b, cover, keys in pieces:
+        if not cover:
+            out.append(Segment(text[a:b]))
+            continue
+        owner = cover[0]
         mark_id = None
-        if owner is not None and owner.key not in placed:
+        if owner.key not in placed:
             mark_id = owner.key
             placed.add(mark_id)
-        keys = tuple(v.key for v in cover)
         # A claim that owns no run at all (wholly under a more severe one) gets an anchor here.
         anchors = tuple(k for k in keys if k not in placed and k not in owners)
         placed.update(anchors)
-        under = next((v.verdict for v in cover[1:] if owner and v.verdict != owner.verdict), None)
+        under = next((v.verdict for v in cover[1:] if v.verdict != owner.verdict), None)
         out.append(Segment(text[a:b], owner, keys, mark_id, anchors, under))
     # Claims with an empty or out-of-range span still need a target for their list item.
     rest = tuple(v.key for v in views if v.key not in placed)
     if rest:
         out.append(Segment("", None, (), None, rest))
     return out
+
+
+def _escape(value: object) -> str:
+    """``markupsafe.escape(value)`` as a plain string: the same five replacements, without making a Markup of every
+    value of a page that is joined into one anyway (anything but a plain ``str`` goes to markupsafe itself)."""
+    if type(value) is not str:
+        return str(escape(value))
+    return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
+            .replace('"', "&#34;"))
+
+
+def article_markup(segs: Sequence[Segment]) -> Markup:
+    """The article's text with every claim highlighted: the inside of ``<div class="article">``.
+
+    Built here rather than in the template (a page has a run of markup per claim boundary, and Jinja's
+    per-expression escaping of each was most of a page's cost); every piece of article text and every key goes
+    through ``_escape``, the escaping the template's autoescaping applied, so the markup is the template's byte
+    for byte (tests/test_report_pages.py compares it with a Jinja rendering)."""
+    out: list[str] = []
+    add = out.append
+    for s in segs:
+        for k in s.anchors:
+            add(f'<span class="anchor" id="c-{_escape(k)}"></span>')
+        o = s.owner
+        if o is None:
+            add(_escape(s.text))
+            continue
+        add(f'<mark class="v-{_escape(o.verdict)}')
+        if s.under:
+            add(f" u-{_escape(s.under)}")
+        if o.is_closed:
+            add(" closed")
+        add(f'" data-owner="{_escape(o.key)}" data-claims="{_escape(" ".join(s.keys))}" tabindex="0" '
+            f'title="{_escape(o.verdict_zh)}：{_escape(o.attribute_zh)}"')
+        if s.mark_id:
+            add(f' id="c-{_escape(s.mark_id)}"')
+        add(f">{_escape(s.text)}</mark>")
+    return Markup("".join(out))
+
+
+def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Markup:
+    """One claim of the panel, ``<li>`` to ``</li>`` (without the newline after it). ``order``: its place in the
+    review app's queue (the app's pages only); ``actions``: the app's buttons and history (markup the template
+    rendered). Built here like ``article_markup`` and for the same reason; tests/test_report_pages.py compares it
+    with the template it replaces (tests/data/reference_claim.html.j2)."""
+    e = _escape
+    claim, review, check = v.claim, v.review, v.check
+    flag = v.is_flag
+    verdict, key, claim_id = e(v.verdict), e(v.key), e(claim.claim_id)  # each shown twice or more
+    out = [f'<li class="claim v-{verdict}']
+    add = out.append
+    if flag:
+        add(f" flag r-{e(v.review_status)}")
+    if v.is_closed:
+        add(" closed")
+    add(f'" id="item-{key}" data-key="{key}" data-claim-id="{claim_id}"')
+    if order is not None:
+        add(f' data-order="{e(order)}"')
+    add(f' tabindex="0">\n  <div class="head"><span class="badge s-{verdict}">{e(v.verdict_zh)}</span> '
+        f"{e(v.attribute_zh)}")
+    if v.subject_name:
+        add(f" · {e(v.subject_name)}")
+    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">「{e(claim.text)}」</div>\n'
+        "  <dl>\n")
+    for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
+                        ("原因", v.reason_zh)):
+        if value:
+            add(f"    <dt>{term}</dt><dd>{e(value)}</dd>\n")
+    if check and (check.source or check.source_title):
+        add("    <dt>来源</dt><dd>")
+        if v.href:
+            add(f'<a href="{e(v.href)}" rel="noopener noreferrer" target="_blank">'
+                f"{e(check.source_title or v.href)}</a>")
+        else:
+            add(e(check.source_title or ""))
+            if check.source:
+                add(f' <span class="raw">{e(check.source)}</span>')
+        add("</dd>\n")
+    if flag:
+        add(f'    <dt>审核</dt><dd class="review r-{e(v.review_status)}" data-role="review">{e(v.review_zh)}')
+        if review and (review.editor or review.decided_at):
+            add(f"（{e('，'.join(x for x in (review.editor, review.decided_at) if x))}）")
+        if review and review.note:
+            add(f"：{e(review.note)}")
+        add("</dd>\n")
+        hidden = "" if review and review.correction else " hidden"
+        add(f'    <dt{hidden} data-role="correction-label">更正</dt><dd{hidden} data-role="correction">'
+            f"{e(review.correction) if review and review.correction else ''}</dd>\n")
+    add(f'  </dl>\n  <div class="cid">编号 <code>{claim_id}</code> <button type="button" class="copy" '
+        f'data-copy="{claim_id}" title="复制编号">复制</button>\n')
+    if flag and order is None:
+        command = e(v.command)
+        add(f'    <br>命令 <code>{command}</code> <button type="button" class="copy" data-copy="{command}" '
+            'title="复制命令">复制</button>\n')
+    add("  </div>\n")
+    add(actions)
+    add("</li>")
+    return Markup("".join(out))
 
 
 def _filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
@@ -135,7 +249,7 @@ def document_context(result: DocumentResult, text: str, display: Display | None 
         "title": result.title or result.doc_id,
         "verdict": report_verdict(result),
         "status_zh": STATUS_ZH.get(result.status.value, "未检查"),
-        "segments": segments(text, views),
+        "article": article_markup(segments(text, views)),
         "flagged": [v for v in views if v.is_flag and not v.is_closed],
         "closed": [v for v in views if v.is_closed],
         "others": [v for v in views if not v.is_flag],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..records import DocumentResult
@@ -33,6 +34,12 @@ def _compact(value: Any) -> str:
         return json.dumps(_finite(value), ensure_ascii=False, allow_nan=False)
 
 
+@lru_cache(maxsize=256)
+def _key(name: str) -> str:
+    """A field name encoded (the same few names in every report)."""
+    return _compact(name)
+
+
 def document_json_text(result: DocumentResult, records: Sequence[str] | None = None) -> str:
     """The report laid out for reading and diffing: one document field a line and one claim a line.
 
@@ -40,7 +47,7 @@ def document_json_text(result: DocumentResult, records: Sequence[str] | None = N
     caller has them. (``json.dumps(..., indent=2)`` would run the pure-Python encoder over every claim; this layout
     lets the C encoder do each line.)"""
     doc = result.to_dict()
-    lines = [f"  {_compact(k)}: {_compact(v)}" for k, v in doc.items()]
+    lines = [f"  {_key(k)}: {_compact(v)}" for k, v in doc.items()]
     # a record with a NaN or an infinity in it (written NaN, Infinity) is encoded again, with null there
     claims = [records[i] if records is not None and "NaN" not in records[i] and "Infinity" not in records[i]
               else _compact(c.to_dict()) for i, c in enumerate(result.claims)]

@@ -29,11 +29,17 @@ _MD_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _URL_ESCAPES = {ord(ch): f"%{ord(ch):02X}" for ch in "()<>"}  # what would end or break a Markdown link
 
 
+_MD_LINES = re.compile(r"\s*[\r\n]+\s*")
+_MD_ANY = re.compile(r"[\\`*\[\]<>|~_\r\n]")  # a character one of the three substitutions changes
+
+
 def md_text(s: str | None) -> str:
     """Article text made inert in Markdown: one line, no emphasis, links, tables or raw HTML."""
     if not s:
         return ""
-    s = _MD_SPECIAL.sub(r"\\\1", re.sub(r"\s*[\r\n]+\s*", " ", s))
+    if not _MD_ANY.search(s):  # most text has nothing to escape
+        return s
+    s = _MD_SPECIAL.sub(r"\\\1", _MD_LINES.sub(" ", s))
     return _MD_UNDERSCORE.sub(r"\\_", s)
 
 

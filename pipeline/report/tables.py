@@ -9,9 +9,9 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 from urllib.parse import urlsplit
 
 from ..atomic import atomic_open
@@ -125,6 +125,8 @@ def report_verdict(result: DocumentResult) -> str:
     if not any(c.verdict is not None and c.verdict is not Verdict.UNVERIFIABLE for c in result.claims):
         return NOTHING_CHECKABLE
     standing = tuple(c for c in result.claims if not ((r := review_of(c)) and r.closed))
+    if len(standing) == len(result.claims):  # no flag decided away: the document's own verdict
+        return result.document_verdict()
     return replace(result, claims=standing).document_verdict()
 
 
@@ -156,6 +158,33 @@ def stated_value(claim: Claim) -> str:
     return prefix + "".join(parts[1:])
 
 
+_T = TypeVar("_T")
+
+
+class cached(Generic[_T]):
+    """``functools.cached_property`` without the lock it takes on every first read before Python 3.12 (a page
+    reads each of a dozen fields of every claim once, so the first read is nearly every read)."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, cls: type | None = None) -> cached[_T]: ...
+    @overload
+    def __get__(self, obj: object, cls: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, cls: type | None = None) -> _T | cached[_T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)  # later reads find it there: no call at all
+        return value
+
+
 @dataclass(frozen=True)
 class ClaimView:
     """One claim as every page shows it. ``key`` is unique in the document and safe as an HTML id. What it shows
@@ -169,29 +198,29 @@ class ClaimView:
     href: str | None
     display: Display = field(default_factory=Display)
 
-    @cached_property
+    @cached
     def verdict_zh(self) -> str:
         return VERDICT_ZH[self.verdict]
 
-    @cached_property
+    @cached
     def attribute_zh(self) -> str:
         a = self.claim.attribute
         return label("attribute", a) or ATTRIBUTE_ZH.get(a) or "其他"  # the test keeps the catalogue complete
 
-    @cached_property
+    @cached
     def review_status(self) -> str:
         return self.review.status if self.review else "open"
 
-    @cached_property
+    @cached
     def review_zh(self) -> str:
         return REVIEW_ZH.get(self.review_status, "待处理")
 
-    @cached_property
+    @cached
     def subject_name(self) -> str | None:
         """The product (series, term) by its display name; the article's own words when the reference has none."""
         return self.display.name(self.claim.subject) or self.claim.subject_mention or None
 
-    @cached_property
+    @cached
     def stated(self) -> str | None:
         """What the article says, in words an editor reads (None: the quote says it all)."""
         c = self.claim
@@ -206,12 +235,12 @@ class ClaimView:
             return self.display.ours(shown) if shown else None
         return in_written_unit(stated_value(c), c.attribute, c.unit, self.written_unit)
 
-    @cached_property
+    @cached
     def written_unit(self) -> str | None:
         unit = self.claim.extra.get("written_unit")
         return str(unit) if unit else None
 
-    @cached_property
+    @cached
     def expected(self) -> str | None:
         """The reference value in the unit the article wrote, in the article's script."""
         c = self.claim.check
@@ -222,7 +251,7 @@ class ClaimView:
         return self.display.ours(in_written_unit(c.expected, self.claim.attribute, self.claim.unit,
                                                  self.written_unit))
 
-    @cached_property
+    @cached
     def explanation(self) -> str | None:
         c = self.claim.check
         if c is None or not c.explanation:
@@ -243,12 +272,12 @@ class ClaimView:
                 return str(value)
         return None
 
-    @cached_property
+    @cached
     def reason_zh(self) -> str | None:
         """Why an unverifiable claim could not be checked, when the checker said."""
         return label("reason", self._field("reason"))
 
-    @cached_property
+    @cached
     def scope_zh(self) -> str | None:
         """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
         scope = self._field("scope", default="product")
@@ -258,25 +287,25 @@ class ClaimView:
         detail = self._field("scope_detail")
         return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
 
-    @cached_property
+    @cached
     def command(self) -> str:
         """The `review` command that records a decision on this claim."""
         return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名"
 
-    @cached_property
+    @cached
     def is_flag(self) -> bool:
         return self.claim.verdict is not None and self.claim.verdict.is_flag
 
-    @cached_property
+    @cached
     def is_open(self) -> bool:
         return is_open_flag(self.claim)
 
-    @cached_property
+    @cached
     def is_closed(self) -> bool:
         """A flag an editor dismissed or corrected."""
         return self.is_flag and self.review is not None and self.review.closed
 
-    @cached_property
+    @cached
     def check(self) -> Check | None:
         return self.claim.check
 
@@ -290,13 +319,21 @@ def claim_views(claims: Iterable[Claim], text: str, display: Display | None = No
     ordered = sorted(enumerate(claims), key=lambda p: (p[1].start, p[1].end, p[0]))
     seen: set[str] = set()
     views: list[ClaimView] = []
+    at, line = 0, 1  # line_of(text, at), counted on from one claim to the next (they are in order)
+    n = len(text)
     for i, (_, c) in enumerate(ordered):
         key = c.claim_id if _KEY.fullmatch(c.claim_id) and c.claim_id not in seen else f"_{i}"
         seen.add(key)
         verdict = c.verdict.value if c.verdict is not None else "unchecked"
-        href = safe_href(c.check.source) if c.check else None
-        views.append(ClaimView(key, c, verdict, line_of(text, c.start), review_of(c), href, display))
+        href = _safe_href(c.check.source) if c.check else None
+        offset = max(0, min(c.start, n))
+        line += text.count("\n", at, offset)
+        at = offset
+        views.append(ClaimView(key, c, verdict, line, review_of(c), href, display))
     return views
+
+
+_safe_href = lru_cache(maxsize=1024)(safe_href)  # a run cites few sources, each for many claims
 
 
 @dataclass(frozen=True)
@@ -373,6 +410,8 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: Any) -> Any:
+    if type(value) is str and not value.startswith(_FORMULA_START):  # most cells
+        return value
     if value is None or type(value) is int:
         return value
     if isinstance(value, (list, tuple)):
