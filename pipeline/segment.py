@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .extract.mentions import MentionMatcher
-from .ingest import trim_span
 from .normalize import normalize
 from .records import BlockKind, Document, Format, Mention, Sentence
 from .reference import Reference, load_reference
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
 _SENT_END = frozenset("。！？!?；;")
 _BLANK = re.compile(r"[^\n]")
+_CONTENT = re.compile(r"\S(?:.*\S)?", re.S)  # a span without its leading and trailing whitespace (str.isspace)
 # marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
 _CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
 _BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)](?!\d)|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
@@ -194,14 +194,16 @@ class Segmenter:
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
             piece = sdoc.user_data[_TEXT]
             for tok_start, tok_end, sent_start, sent_end in sdoc.user_data[_SENTS]:
-                s, e = trim_span(piece, sent_start, sent_end)
-                if e <= s:
+                # trimmed (trim_span in one search: most pieces of masked code are blank lines)
+                if (content := _CONTENT.search(piece, sent_start, sent_end)) is None:
                     continue
+                s, e = content.span()
                 bullet = _BULLET.match(piece, s, e)
                 if bullet and bullet.end() < e:
-                    s, e = trim_span(piece, bullet.end(), e)  # "- \n。": what follows a bullet is trimmed too
-                    if e <= s:
+                    # "- \n。": what follows a bullet is trimmed too
+                    if (content := _CONTENT.search(piece, bullet.end(), e)) is None:
                         continue
+                    s, e = content.span()
                 i = bisect_right(starts, start + s) - 1
                 kind = regions[i][2] if i >= 0 else BlockKind.PROSE
                 # tokens as written in the source (the analysis ran on the normalised text of the same length)

@@ -416,3 +416,17 @@ def test_marked_names_are_those_filter_spans_keeps(segmenter: Segmenter, text: s
     expected = [(sp.start, sp.end) for sp in spans
                 if len(sp) > 1 and _SPLITTER_MARKS.search(text, sp.start_char, sp.end_char)]
     assert (_marked_names(doc, text, found) if found else []) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from([" ", "\n", "\t", "\u3000", "\u00a0", "\u2028", "\x1c", "甲", "a", "。"]),
+                    max_size=20), bounds=st.tuples(st.integers(0, 20), st.integers(0, 20)))
+def test_content_is_trim_span(text: str, bounds: tuple[int, int]) -> None:
+    """The one-search trim of a sentence equals trim_span (whitespace as str.isspace reads it)."""
+    from pipeline.ingest import trim_span
+    from pipeline.segment import _CONTENT
+
+    s, e = min(bounds[0], len(text)), min(max(bounds), len(text))
+    found = _CONTENT.search(text, s, e)
+    a, b = trim_span(text, s, e)
+    assert (found.span() if found else None) == ((a, b) if a < b else None)

@@ -55,7 +55,10 @@ def _squeeze(text: str) -> tuple[str, Any]:
     import numpy
 
     codes = numpy.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=numpy.uint32)
-    index = numpy.flatnonzero(~numpy.isin(codes, _SQUEEZE_CODES))
+    keep = codes != _SQUEEZE_CODES[0]
+    for code in _SQUEEZE_CODES[1:]:
+        keep &= codes != code
+    index = numpy.flatnonzero(keep)
     kept = codes[index]
     kept[(kept >= 0x41) & (kept <= 0x5A)] += 0x20  # A-Z -> a-z
     return kept.tobytes().decode("utf-32-le", "surrogatepass"), index
@@ -299,14 +302,15 @@ class MentionMatcher:
     def _find_known(self, text: str) -> Iterator[Mention]:
         if not text or not self.entries:
             return
-        squeezed, index = _squeeze(text)
+        squeezed, where = _squeeze(text)
+        index = where.tolist()
         candidates: list[tuple[int, int, str]] = []
         n = len(text)
         for end_sq, (key, size, word_start, word_end) in self.automaton.iter(squeezed):
-            start, end = int(index[end_sq - size + 1]), int(index[end_sq]) + 1
-            if word_start and start > 0 and _is_word(text[start - 1]):
-                continue
-            if word_end and end < n and _is_word(text[end]):
+            start, end = index[end_sq - size + 1], index[end_sq] + 1
+            if word_start and start > 0 and (ch := text[start - 1]).isascii() and ch.isalnum():
+                continue  # _is_word, inline: this runs for every name in the text
+            if word_end and end < n and (ch := text[end]).isascii() and ch.isalnum():
                 continue
             candidates.append((start, end, key))
         candidates.sort(key=lambda c: (c[0], -(c[1] - c[0]), _PRIORITY[self.entries[c[2]][0].kind]))
