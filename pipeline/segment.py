@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .extract.mentions import MentionMatcher
-from .ingest import trim_span
 from .normalize import normalize
 from .records import BlockKind, Document, Format, Mention, Sentence
 from .reference import Reference, load_reference
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
 ANALYSED_BLOCKS = frozenset({BlockKind.PROSE, BlockKind.TITLE, BlockKind.HEADING, BlockKind.COMMENT})
 _SENT_END = frozenset("。！？!?；;")
 _BLANK = re.compile(r"[^\n]")
+_CONTENT = re.compile(r"\S(?:.*\S)?", re.S)  # a span without its leading and trailing whitespace (str.isspace)
 # marks that stay with the sentence before them: repeated end marks (？！), closing quotes and brackets
 _CLOSERS = frozenset("。！？!?；;”’」』）)】〉》\"'")
 _BULLET = re.compile(r"[ \t\u3000]*(?:[•·●▪◦\-*]|\d+[.、)](?!\d)|[（(]?[一二三四五六七八九十]+[、)）])[ \t\u3000]*")
@@ -194,14 +194,16 @@ class Segmenter:
             mentions.extend(_shift(m, start) for m in sdoc.user_data.get("mentions", ()))
             piece = sdoc.user_data[_TEXT]
             for tok_start, tok_end, sent_start, sent_end in sdoc.user_data[_SENTS]:
-                s, e = trim_span(piece, sent_start, sent_end)
-                if e <= s:
+                # trimmed (trim_span in one search: most pieces of masked code are blank lines)
+                if (content := _CONTENT.search(piece, sent_start, sent_end)) is None:
                     continue
+                s, e = content.span()
                 bullet = _BULLET.match(piece, s, e)
                 if bullet and bullet.end() < e:
-                    s, e = trim_span(piece, bullet.end(), e)  # "- \n。": what follows a bullet is trimmed too
-                    if e <= s:
+                    # "- \n。": what follows a bullet is trimmed too
+                    if (content := _CONTENT.search(piece, bullet.end(), e)) is None:
                         continue
+                    s, e = content.span()
                 i = bisect_right(starts, start + s) - 1
                 kind = regions[i][2] if i >= 0 else BlockKind.PROSE
                 # tokens as written in the source (the analysis ran on the normalised text of the same length)
@@ -267,21 +269,17 @@ class MentionComponent:
         self.matcher = matcher
 
     def __call__(self, doc: Doc) -> Doc:
-        from spacy.util import filter_spans
-
         text = doc.user_data.get(_TEXT) or doc.text
         found = list(self.matcher.find(text))
         doc.user_data["mentions"] = found
-        spans = []
-        for m in found:
-            span = doc.char_span(m.start, m.end, label=m.kind, kb_id=m.ref, alignment_mode="expand")
-            if span is not None:
-                spans.append(span)
-        spans = filter_spans(spans)
         if doc.user_data.get(_TOKENS):
+            from spacy.util import filter_spans
+
+            spans = filter_spans(sp for m in found if (sp := doc.char_span(
+                m.start, m.end, label=m.kind, kb_id=m.ref, alignment_mode="expand")) is not None)
             doc.ents = spans
         else:
-            spans = [sp for sp in spans if len(sp) > 1 and _SPLITTER_MARKS.search(text, sp.start_char, sp.end_char)]
+            spans = [doc[s:e] for s, e in _marked_names(doc, text, found)] if found else []
         if spans:
             with doc.retokenize() as retok:
                 for span in spans:
@@ -290,39 +288,85 @@ class MentionComponent:
         return doc
 
 
+def _marked_names(doc: Doc, text: str, found: list[Mention]) -> list[tuple[int, int]]:
+    """The token ranges of the names that hold a mark the splitter reads, among those ``filter_spans`` keeps of
+    the names' ``char_span(alignment_mode="expand")``: computed on the tokens' offsets, without making a Span for
+    every name."""
+    import numpy
+    from spacy.attrs import IDX, LENGTH
+
+    offsets = doc.to_array([IDX, LENGTH])
+    idx, ends = offsets[:, 0], offsets[:, 0] + offsets[:, 1]
+    chars = numpy.array([(m.start, m.end) for m in found], dtype="int64")
+    # the token holding a character (tokens and their trailing spaces tile the text), as Doc.char_span finds it
+    first = numpy.searchsorted(idx, chars[:, 0], side="right") - 1
+    last = numpy.searchsorted(idx, chars[:, 1] - 1, side="right") - 1
+    valid = (first >= 0) & (last >= 0) & (chars[:, 0] < len(text)) & (chars[:, 1] - 1 < len(text))
+    first = numpy.where(valid & (chars[:, 0] == ends[first]), first + 1, first)  # a start on a trailing space
+    spans = [(s, e + 1) for s, e, ok in zip(first.tolist(), last.tolist(), valid.tolist(), strict=True) if ok]
+    starts, stops = idx.tolist(), ends.tolist()
+
+    def marked(s: int, e: int) -> bool:
+        return e - s > 1 and _SPLITTER_MARKS.search(text, starts[s], stops[e - 1]) is not None
+
+    if not any(marked(s, e) for s, e in spans):
+        return []
+    # spacy.util.filter_spans: the longest first, then the first; a token in one name only
+    kept: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for s, e in sorted(spans, key=lambda se: (se[1] - se[0], -se[0]), reverse=True):
+        if s not in seen and e - 1 not in seen:
+            kept.append((s, e))
+            seen.update(range(s, e))
+    return sorted(sp for sp in kept if marked(*sp))
+
+
 def split_sentences(doc: Doc) -> Doc:
     """spaCy component: a sentence starts after 。！？；(and any closing quotes or repeated marks that follow), after
-    a line break, and at a bullet. The starts are set in one array (setting token.is_sent_start one by one makes
-    spaCy re-check the whole document each time), from the tokens' offsets rather than Token objects, and the
-    sentences are also left in ``doc.user_data`` as (first token, end token, start char, end char)."""
+    a line break, and at a bullet. Only the tokens holding one of those marks are looked at (found by a search of
+    the text, mapped to tokens by their offsets): a token with none never ends a sentence and starts one only
+    after a token that did. The starts are set in one array (setting token.is_sent_start one by one makes spaCy
+    re-check the whole document each time), and the sentences are also left in ``doc.user_data`` as (first token,
+    end token, start char, end char)."""
     import numpy
     from spacy.attrs import IDX, LENGTH, SENT_START
 
     text = doc.user_data.get(_TEXT) or doc.text
-    values: list[int] = []
+    n = len(doc)
     sentences: list[tuple[int, int, int, int]] = []
-    ended = True
-    first = text_start = last_end = 0
-    for i, (idx, length) in enumerate(doc.to_array([IDX, LENGTH]).tolist()):
-        tok = text[idx:idx + length]
+    doc.user_data[_SENTS] = sentences
+    if not n:
+        return doc
+    offsets = doc.to_array([IDX, LENGTH])
+    idx = offsets[:, 0]
+    marks = numpy.fromiter((m.start() for m in _SPLITTER_MARKS.finditer(text)), dtype="int64")
+    starts_c, ends_c = idx.tolist(), (idx + offsets[:, 1]).tolist()
+    firsts: list[int] = []
+    ended = True  # the text so far ends a sentence
+    pending = 0  # the first token not looked at yet
+    for i in numpy.unique(numpy.searchsorted(idx, marks, side="right") - 1).tolist():
+        if i > pending:  # tokens without a mark: the first starts a sentence if the one before ended it
+            if ended:
+                firsts.append(pending)
+            ended = False
+        tok = text[starts_c[i]:ends_c[i]]
         closer = tok[:1] in _CLOSERS
-        start = i == 0 or (ended and not closer) or tok in _BULLETS
-        if start and i:
-            sentences.append((first, i, text_start, last_end))
-        if start:
-            first, text_start = i, idx
-        values.append(1 if start else -1)
-        last_end = idx + length
+        if i == 0 or (ended and not closer) or tok in _BULLETS:
+            firsts.append(i)
         if "\n" in tok or tok[-1:] in _SENT_END:
             ended = True
-        elif not closer or not ended:
+        elif not closer:
             ended = False
-    if values:
-        sentences.append((first, len(values), text_start, last_end))
-        starts = numpy.array(values, dtype="int64").astype("uint64").reshape(-1, 1)
-        # spaCy types the array as thinc's Ints2d, a stand-in class no numpy array is declared as; it takes one
-        doc.from_array([SENT_START], starts)  # type: ignore[arg-type]
-    doc.user_data[_SENTS] = sentences
+        pending = i + 1
+    if pending < n and ended:
+        firsts.append(pending)
+    for k, first in enumerate(firsts):
+        end = firsts[k + 1] if k + 1 < len(firsts) else n
+        sentences.append((first, end, starts_c[first], ends_c[end - 1]))
+    values = numpy.full(n, -1, dtype="int64")
+    values[firsts] = 1
+    # spaCy types the array as thinc's Ints2d, a stand-in class no numpy array is declared as; it takes one
+    doc.from_array([SENT_START], values.astype("uint64").reshape(-1, 1))  # type: ignore[arg-type]
     return doc
 
 

@@ -305,3 +305,128 @@ def test_words_join_a_dictionary_already_loaded(tmp_path: Path, monkeypatch: pyt
     expected = _built(WORDS)
     assert (dt.FREQ, dt.total) == (expected.FREQ, expected.total)  # type: ignore[attr-defined]
     assert not list(tmp_path.rglob("jieba-*.dict"))  # such a dictionary is not cached
+
+
+# ------------------------------------------------------------------ the splitter and the merge, against the old loops
+
+def split_reference(doc: object, text: str) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+    """The splitter as a loop over every token: (sentences, is_sent_start of each token)."""
+    from pipeline.segment import _BULLETS, _CLOSERS, _SENT_END
+
+    starts: list[int] = []
+    sentences: list[tuple[int, int, int, int]] = []
+    ended = True
+    first = text_start = last_end = 0
+    for i, t in enumerate(doc):  # type: ignore[attr-defined]
+        tok = text[t.idx:t.idx + len(t)]
+        closer = tok[:1] in _CLOSERS
+        start = i == 0 or (ended and not closer) or tok in _BULLETS
+        if start and i:
+            sentences.append((first, i, text_start, last_end))
+        if start:
+            first, text_start = i, t.idx
+        starts.append(1 if start else -1)
+        last_end = t.idx + len(t)
+        if "\n" in tok or tok[-1:] in _SENT_END:
+            ended = True
+        elif not closer or not ended:
+            ended = False
+    if starts:
+        sentences.append((first, len(starts), text_start, last_end))
+    return sentences, starts
+
+
+# fmt: off
+SPLITTER_CASES = [
+    # text,                      merged token ranges,  sentences as (start char, end char)
+    ("甲乙。丙丁",                 [],                  [(0, 3), (3, 5)]),
+    ("甲乙。”」丙丁",               [],                  [(0, 5), (5, 7)]),        # closers stay with the sentence
+    ("”甲乙",                     [],                  [(0, 1), (1, 3)]),        # a closer first: on its own
+    ("甲乙？！丙",                  [],                  [(0, 4), (4, 5)]),        # repeated end marks
+    ("甲乙\n丙丁",                 [],                  [(0, 3), (3, 5)]),        # the break ends the first one
+    ("甲乙• 丙丁● 戊",              [],                  [(0, 2), (2, 6), (6, 9)]),
+    ("甲乙。\n\n丙",               [],                  [(0, 3), (3, 5), (5, 6)]),  # blank (trimmed later)
+    ("甲）乙",                     [],                  [(0, 3)]),                # a closer after no end: nothing
+    ("甲乙。丙丁。",                [(1, 3)],            [(0, 3), (3, 6)]),        # a merged 乙。 ends a sentence
+    ("甲\n乙丙。",                 [(0, 3)],            [(0, 5)]),                # a break inside a merged token
+    ("。甲",                       [],                  [(0, 1), (1, 2)]),
+    ("",                          [],                  []),
+]
+# fmt: on
+
+
+def _tokens_of(segmenter: Segmenter, text: str, merged: list[tuple[int, int]]) -> object:
+    from pipeline.segment import _TEXT
+
+    doc = segmenter.nlp.make_doc(text)
+    doc.user_data[_TEXT] = text
+    spans = [doc.char_span(s, e, alignment_mode="expand") for s, e in merged]
+    with doc.retokenize() as retok:
+        for span in spans:
+            if span is not None and len(span) > 1:
+                retok.merge(span)
+    return doc
+
+
+@pytest.mark.parametrize(("text", "merged", "expected"), SPLITTER_CASES)
+def test_split_sentences(segmenter: Segmenter, text: str, merged: list[tuple[int, int]],
+                         expected: list[tuple[int, int]]) -> None:
+    from pipeline.segment import _SENTS, split_sentences
+
+    doc = split_sentences(_tokens_of(segmenter, text, merged))  # type: ignore[arg-type]
+    assert [(s, e) for _a, _b, s, e in doc.user_data[_SENTS]] == expected
+    assert (doc.user_data[_SENTS], [1 if t.is_sent_start else -1 for t in doc]) == split_reference(doc, text)
+
+
+SPLIT_TEXT = st.lists(st.sampled_from([*"。！？!?；;”’」』）)】〉》\"'•·●▪-*", "\n", " ", "  ", "\t", "\u3000",
+                                       *"甲乙丙的是", "显存", "H100", "1.", "3.35"]), max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=SPLIT_TEXT, merges=st.lists(st.tuples(st.integers(0, 80), st.integers(1, 6)), max_size=4))
+@example(text="甲。 ”\n乙", merges=[(1, 3)])
+def test_split_sentences_is_the_loop_over_every_token(segmenter: Segmenter, text: str,
+                                                      merges: list[tuple[int, int]]) -> None:
+    """The split read from the marks equals the loop over every token, also with tokens merged over marks."""
+    from pipeline.segment import _SENTS, split_sentences
+
+    spans = [(s, min(s + k, len(text))) for s, k in merges if s < len(text)]
+    doc = _tokens_of(segmenter, text, [sp for i, sp in enumerate(spans)
+                                       if all(sp[1] <= a or b <= sp[0] for a, b in spans[:i])])
+    split_sentences(doc)  # type: ignore[arg-type]
+    assert (doc.user_data[_SENTS], [1 if t.is_sent_start else -1 for t in doc]) == \
+        split_reference(doc, text)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=SPLIT_TEXT, names=st.lists(st.tuples(st.integers(0, 80), st.integers(1, 8)), max_size=6))
+@example(text="甲乙。丙丁戊。", names=[(0, 4), (1, 2)])
+def test_marked_names_are_those_filter_spans_keeps(segmenter: Segmenter, text: str,
+                                                  names: list[tuple[int, int]]) -> None:
+    """The names merged without tokens: those of char_span + filter_spans (the spans spaCy would make) that are
+    more than one token and hold a mark the splitter reads."""
+    from spacy.util import filter_spans
+
+    from pipeline.segment import _SPLITTER_MARKS, _marked_names
+
+    found = [Mention(s, min(s + k, len(text)), "", "product", "x") for s, k in names
+             if s < len(text) and not text[s].isspace()]
+    doc = segmenter.nlp.make_doc(text)
+    spans = filter_spans(sp for m in found if (sp := doc.char_span(m.start, m.end, alignment_mode="expand")))
+    expected = [(sp.start, sp.end) for sp in spans
+                if len(sp) > 1 and _SPLITTER_MARKS.search(text, sp.start_char, sp.end_char)]
+    assert (_marked_names(doc, text, found) if found else []) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from([" ", "\n", "\t", "\u3000", "\u00a0", "\u2028", "\x1c", "甲", "a", "。"]),
+                    max_size=20), bounds=st.tuples(st.integers(0, 20), st.integers(0, 20)))
+def test_content_is_trim_span(text: str, bounds: tuple[int, int]) -> None:
+    """The one-search trim of a sentence equals trim_span (whitespace as str.isspace reads it)."""
+    from pipeline.ingest import trim_span
+    from pipeline.segment import _CONTENT
+
+    s, e = min(bounds[0], len(text)), min(max(bounds), len(text))
+    found = _CONTENT.search(text, s, e)
+    a, b = trim_span(text, s, e)
+    assert (found.span() if found else None) == ((a, b) if a < b else None)

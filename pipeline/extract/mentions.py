@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..lexicon import load_lexicon
 from ..normalize import normalize
@@ -45,6 +46,24 @@ def squeeze_key(text: str) -> str:
     return "".join(ch for ch in normalize(text).translate(_LOWER) if ch not in _SQUEEZE)
 
 
+_SQUEEZE_CODES = tuple(sorted(map(ord, _SQUEEZE)))
+
+
+def _squeeze(text: str) -> tuple[str, Any]:
+    """``text`` without spaces and hyphens, ASCII lower-cased (what ``squeeze_key`` makes of a name, on text already
+    normalised), and where each of its characters is in ``text`` (an array), computed on the code points at once."""
+    import numpy
+
+    codes = numpy.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=numpy.uint32)
+    keep = codes != _SQUEEZE_CODES[0]
+    for code in _SQUEEZE_CODES[1:]:
+        keep &= codes != code
+    index = numpy.flatnonzero(keep)
+    kept = codes[index]
+    kept[(kept >= 0x41) & (kept <= 0x5A)] += 0x20  # A-Z -> a-z
+    return kept.tobytes().decode("utf-32-le", "surrogatepass"), index
+
+
 def _is_word(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
@@ -52,8 +71,108 @@ def _is_word(ch: str) -> bool:
 # what turns a known model name into another model (the longer name wins when the reference knows it)
 _BOUNDED = r"(?<![A-Za-z0-9])(?:{})(?![A-Za-z0-9])"
 _MODEL_NAMES = tuple((e.value, re.compile(_BOUNDED.format(e.word), re.I)) for e in _LEX.rows("product_name"))
+
+
+def _first_chars(pattern: str, flags: int) -> str | None:
+    """A character class (regex source) holding every character a match of ``pattern`` can start with, read from
+    the parsed pattern; None when it cannot be told (a negated class, any character, a match that can be empty)."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10
+        import sre_parse as _parser
+    categories = {_parser.CATEGORY_DIGIT: r"\d", _parser.CATEGORY_NOT_DIGIT: r"\D", _parser.CATEGORY_SPACE: r"\s",
+                  _parser.CATEGORY_NOT_SPACE: r"\S", _parser.CATEGORY_WORD: r"\w", _parser.CATEGORY_NOT_WORD: r"\W"}
+
+    def char(code: int) -> str:
+        return re.escape(chr(code))
+
+    def first(items: Any) -> tuple[set[str], bool] | None:
+        """The first characters of a sequence of items, and whether it can match nothing."""
+        out: set[str] = set()
+        for op, av in items:
+            if op is _parser.LITERAL:
+                out.add(char(av))
+                return out, False
+            if op is _parser.IN:
+                for kind, value in av:
+                    if kind is _parser.LITERAL:
+                        out.add(char(value))
+                    elif kind is _parser.RANGE:
+                        out.add(f"{char(value[0])}-{char(value[1])}")
+                    elif kind is _parser.CATEGORY and value in categories:
+                        out.add(categories[value])
+                    else:
+                        return None
+                return out, False
+            if op in (_parser.AT, _parser.ASSERT, _parser.ASSERT_NOT):
+                continue  # takes no character: what follows starts the match
+            if op is _parser.BRANCH:
+                parts = [first(alt) for alt in av[1]]
+                if any(p is None for p in parts):
+                    return None
+                out.update(*(p[0] for p in parts if p))
+                if not any(p[1] for p in parts if p):
+                    return out, False
+            elif op is _parser.SUBPATTERN and not av[1] and not av[2]:
+                sub = first(av[3])
+                if sub is None:
+                    return None
+                out.update(sub[0])
+                if not sub[1]:
+                    return out, False
+            elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT):
+                sub = first(av[2])
+                if sub is None:
+                    return None
+                out.update(sub[0])
+                if av[0] > 0 and not sub[1]:
+                    return out, False
+            else:
+                return None
+        return out, True
+
+    try:
+        found = first(_parser.parse(pattern, flags).data)
+    except re.error:
+        return None
+    return f"[{''.join(sorted(found[0]))}]" if found and not found[1] and found[0] else None
+
+
 # every model-name grammar in one pattern: a text none of them matches has no model name to look for
 _ANY_MODEL = re.compile("|".join(f"(?:{p.pattern})" for _v, p in _MODEL_NAMES), re.I)
+# the characters each grammar can start with (None: any): a grammar is tried only where it can match
+_FIRSTS = tuple(None if (c := _first_chars(p.pattern, re.I)) is None else re.compile(c, re.I) for _v, p in _MODEL_NAMES)
+_MODEL_FIRST = _first_chars(_ANY_MODEL.pattern, re.I)
+# every position where one of the grammars matches (a zero-width match at each), the cheap tests first
+_MODEL_STARTS = re.compile(f"{f'(?={_MODEL_FIRST})' if _MODEL_FIRST else ''}(?<![A-Za-z0-9])(?={_ANY_MODEL.pattern})",
+                           re.I)
+_GRAMMARS_AT: dict[str, tuple[int, ...]] = {}
+
+
+def _grammars_at(ch: str) -> tuple[int, ...]:
+    """The grammars that can match at a position holding ``ch``."""
+    found = _GRAMMARS_AT.get(ch)
+    if found is None:
+        found = _GRAMMARS_AT[ch] = tuple(i for i, f in enumerate(_FIRSTS) if f is None or f.match(ch))
+    return found
+
+
+def _model_hits(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, grammar) of what each grammar's ``finditer`` finds in ``text``, leftmost, then longest: each
+    grammar is tried only where one of them matches and it can start."""
+    hits: list[tuple[int, int, int]] = []
+    pos = [0] * len(_MODEL_NAMES)
+    for m in _MODEL_STARTS.finditer(text):
+        s = m.start()
+        for i in _grammars_at(text[s]):
+            # what finditer does: the leftmost match from pos, then on from its end
+            if s >= pos[i] and (h := _MODEL_NAMES[i][1].match(text, s)):
+                hits.append((s, h.end(), i))
+                pos[i] = h.end()
+    hits.sort(key=lambda h: (h[0], h[0] - h[1], h[2]))
+    return hits
+
+
 _NOT_A_PRODUCT = _LEX.regex("not_a_product")
 _CHIP_NOUN = re.compile(r"\s*(?:核心|芯片|晶片|die)", re.I)
 _MODEL_SUFFIX = re.compile(rf"\s?{_LEX.alt('model_suffix')}(?![A-Za-z0-9])")
@@ -116,7 +235,8 @@ class MentionMatcher:
             bucket.sort(key=lambda e: _PRIORITY[e.kind])
         automaton = ahocorasick.Automaton()
         for key in self.entries:
-            automaton.add_word(key, key)
+            # a name that starts (ends) with a letter or digit must not continue a word there
+            automaton.add_word(key, (key, len(key), _is_word(key[0]), _is_word(key[-1])))
         automaton.make_automaton()
         self.automaton = automaton
 
@@ -133,20 +253,21 @@ class MentionMatcher:
 
     def _find_models(self, text: str, known: list[Mention]) -> Iterator[Mention]:
         """Model names no reference name covers (K40m, RTX 4070 Ti, 昇腾910C): ref ``model:<vendor>:<key>``."""
-        if not _ANY_MODEL.search(text):
+        hits = _model_hits(text)
+        if not hits:
             return
-        taken = [(m.start, m.end) for m in known if m.kind not in ("vendor", "company")]
-        hits = sorted(((h.start(), -len(h.group(0)), i, vendor, h) for i, (vendor, pattern) in enumerate(_MODEL_NAMES)
-                       for h in pattern.finditer(text)), key=lambda x: x[:3])
-        for s, _neg, _i, vendor, hit in hits:  # leftmost, then longest ("Arc B580", not "B580")
-            e = hit.end()
-            if any(a < e and s < b for a, b in taken) or _NOT_A_PRODUCT.fullmatch(hit.group(0)) \
-                    or _CHIP_NOUN.match(text, e):
+        taken = bytearray(len(text))  # 1 where a name is: a known one (not a vendor or company) or one found here
+        for m in known:
+            if m.kind not in ("vendor", "company"):
+                taken[m.start:m.end] = b"\1" * (m.end - m.start)
+        for s, e, i in hits:  # leftmost, then longest ("Arc B580", not "B580")
+            name = text[s:e]
+            if taken.find(1, s, e) >= 0 or _NOT_A_PRODUCT.fullmatch(name) or _CHIP_NOUN.match(text, e):
                 continue  # a known name, a codec, or a chip's name (GB203核心)
             v = _VARIANT.match(text, e)
             variant = " ".join(v.group(0).replace("-", " ").split()) if v else None
-            taken.append((s, e))
-            yield Mention(s, e, hit.group(0), "product", f"{MODEL_PREFIX}{vendor}:{self._model_key(hit.group(0))}",
+            taken[s:e] = b"\1" * (e - s)
+            yield Mention(s, e, name, "product", f"{MODEL_PREFIX}{_MODEL_NAMES[i][0]}:{self._model_key(name)}",
                           variant)
 
     def _add_secondary(self, add: Callable[[str, str, str], None]) -> None:
@@ -181,15 +302,15 @@ class MentionMatcher:
     def _find_known(self, text: str) -> Iterator[Mention]:
         if not text or not self.entries:
             return
-        index = [i for i, ch in enumerate(text) if ch not in _SQUEEZE]
-        squeezed = "".join(text[i] for i in index).translate(_LOWER)
+        squeezed, where = _squeeze(text)
+        index = where.tolist()
         candidates: list[tuple[int, int, str]] = []
-        for end_sq, key in self.automaton.iter(squeezed):
-            start_sq = end_sq - len(key) + 1
-            start, end = index[start_sq], index[end_sq] + 1
-            if _is_word(key[0]) and start > 0 and _is_word(text[start - 1]):
-                continue
-            if _is_word(key[-1]) and end < len(text) and _is_word(text[end]):
+        n = len(text)
+        for end_sq, (key, size, word_start, word_end) in self.automaton.iter(squeezed):
+            start, end = index[end_sq - size + 1], index[end_sq] + 1
+            if word_start and start > 0 and (ch := text[start - 1]).isascii() and ch.isalnum():
+                continue  # _is_word, inline: this runs for every name in the text
+            if word_end and end < n and (ch := text[end]).isascii() and ch.isalnum():
                 continue
             candidates.append((start, end, key))
         candidates.sort(key=lambda c: (c[0], -(c[1] - c[0]), _PRIORITY[self.entries[c[2]][0].kind]))
