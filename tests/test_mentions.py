@@ -3,8 +3,6 @@ same rules (every grammar's own finditer, a per-character squeeze), on sentences
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -70,29 +68,6 @@ def find_known_reference(matcher: MentionMatcher, text: str) -> list[Mention]:
 
 
 # ------------------------------------------------------------------ the first characters of a grammar
-
-# fmt: off
-FIRST_CASES = [
-    (r"(?<![A-Za-z0-9])(?:Tesla\s*)?[KMPV]\d{2}",  "[KMPTV]"),      # an optional brand, then the model letter
-    (r"(?:RTX|GTX)\s?\d{4}",                     "[GR]"),
-    (r"\d{4}\s?(?:Ti|XT)",                       r"[\d]"),
-    (r"(?:昇腾|升腾)\d{3}",                        "[升昇]"),
-    (r"[A-C]x|Q",                                "[A-CQ]"),
-    (r"(?:a|b?)c",                               "[abc]"),        # an alternative that can be empty: what follows
-    (r"x*y+",                                    "[xy]"),
-    (r"(?=A)B",                                  "[B]"),          # an assertion takes no character
-    (r"[^a]b",                                   None),           # a negated class: any character
-    (r".b",                                      None),
-    (r"a?",                                      None),           # can match nothing
-    (r"(?i:a)b",                                 None),           # a local flag: not read
-]
-# fmt: on
-
-
-@pytest.mark.parametrize(("pattern", "expected"), FIRST_CASES)
-def test_first_chars(pattern: str, expected: str | None) -> None:
-    assert M._first_chars(pattern, re.I) == expected
-
 
 def test_every_model_grammar_has_first_characters() -> None:
     """The scan for model names skips positions by them; and a grammar never matches nothing (its finditer would

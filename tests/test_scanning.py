@@ -9,36 +9,42 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.lexicon import load_lexicon
-from pipeline.lexicon.scanning import first_chars, with_first_chars
+from pipeline.lexicon.scanning import first_class, with_first_chars
 
-FIRST_CHARS = [
-    # (pattern, flags, the characters a match can begin with; None: no small set)
-    ("显存|带宽", 0, {"显", "带"}),
-    ("(?:张量|Tensor)\\s*核心", 0, {"张", "T"}),
-    ("tensor", re.I, {"t", "T"}),
-    ("[A-C]x", 0, {"A", "B", "C"}),
-    ("(?<!KV)缓存", 0, {"缓"}),  # a lookbehind is zero-width
-    ("^\\s*的", 0, None),  # \s is a category
-    ("(?:第)?代", 0, {"第", "代"}),  # an optional first item: what follows can begin too
-    ("x*", 0, None),  # can match the empty string
-    ("\\d+个", 0, None),
-    (".{2}", 0, None),
-    ("[^,]", 0, None),
-    ("(?:a|b?)", 0, None),  # one branch can be empty
-    ("(?i)abc", 0, {"a"}),  # parsed, but with_first_chars leaves global flags alone
+# fmt: off
+FIRST_CASES = [
+    # (pattern, flags, the class a match starts with; None: cannot be told)
+    (r"(?<![A-Za-z0-9])(?:Tesla\s*)?[KMPV]\d{2}", re.I, "[KMPTV]"),  # an optional brand, then the model letter
+    (r"(?:RTX|GTX)\s?\d{4}",                      re.I, "[GR]"),
+    (r"\d{4}\s?(?:Ti|XT)",                        re.I, r"[\d]"),
+    (r"(?:昇腾|升腾)\d{3}",                         re.I, "[升昇]"),
+    (r"[A-C]x|Q",                                 re.I, "[A-CQ]"),
+    (r"(?:a|b?)c",                                re.I, "[abc]"),     # an alternative that can be empty: what follows
+    (r"x*y+",                                     re.I, "[xy]"),
+    (r"(?=A)B",                                   re.I, "[B]"),       # an assertion takes no character
+    (r"(?<!KV)缓存",                               0,    "[缓]"),
+    (r"(?:第)?代",                                 0,    "[代第]"),
+    (r"[^a]b",                                    re.I, None),        # a negated class: any character
+    (r".b",                                       re.I, None),
+    (r"a?",                                       re.I, None),        # can match nothing
+    (r"(?:a|b?)",                                 0,    None),        # one branch can be empty
+    (r"(?i:a)b",                                  re.I, None),        # a local flag: not read
+    (r"(\w)\1",                                   0,    r"[\w]"),
 ]
+# fmt: on
 
 
-@pytest.mark.parametrize(("pattern", "flags", "expected"), FIRST_CHARS)
-def test_first_chars(pattern: str, flags: int, expected: set[str] | None) -> None:
-    assert first_chars(pattern, flags) == (frozenset(expected) if expected is not None else None)
+@pytest.mark.parametrize(("pattern", "flags", "expected"), FIRST_CASES)
+def test_first_class(pattern: str, flags: int, expected: str | None) -> None:
+    assert first_class(pattern, flags) == expected
 
 
 WRAPPED = [
     # (pattern, flags, whether the compiled pattern has the lookahead)
     ("显存|带宽", 0, True),
-    ("\\d+个", 0, False),
-    ("(?i)abc", 0, False),
+    ("\\d+个", 0, True),
+    (".个", 0, False),
+    ("(?i)abc", 0, False),  # global flags stay at the start: left as written
     ("Tensor\\s*Core", re.I, True),
 ]
 

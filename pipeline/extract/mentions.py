@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon import load_lexicon
+from ..lexicon.scanning import first_class
 from ..normalize import normalize
 from ..records import Mention
 from ..reference import MODEL_PREFIX, Reference
@@ -73,76 +74,11 @@ _BOUNDED = r"(?<![A-Za-z0-9])(?:{})(?![A-Za-z0-9])"
 _MODEL_NAMES = tuple((e.value, re.compile(_BOUNDED.format(e.word), re.I)) for e in _LEX.rows("product_name"))
 
 
-def _first_chars(pattern: str, flags: int) -> str | None:
-    """A character class (regex source) holding every character a match of ``pattern`` can start with, read from
-    the parsed pattern; None when it cannot be told (a negated class, any character, a match that can be empty)."""
-    try:
-        from re import _parser  # type: ignore[attr-defined]
-    except ImportError:  # Python 3.10
-        import sre_parse as _parser
-    categories = {_parser.CATEGORY_DIGIT: r"\d", _parser.CATEGORY_NOT_DIGIT: r"\D", _parser.CATEGORY_SPACE: r"\s",
-                  _parser.CATEGORY_NOT_SPACE: r"\S", _parser.CATEGORY_WORD: r"\w", _parser.CATEGORY_NOT_WORD: r"\W"}
-
-    def char(code: int) -> str:
-        return re.escape(chr(code))
-
-    def first(items: Any) -> tuple[set[str], bool] | None:
-        """The first characters of a sequence of items, and whether it can match nothing."""
-        out: set[str] = set()
-        for op, av in items:
-            if op is _parser.LITERAL:
-                out.add(char(av))
-                return out, False
-            if op is _parser.IN:
-                for kind, value in av:
-                    if kind is _parser.LITERAL:
-                        out.add(char(value))
-                    elif kind is _parser.RANGE:
-                        out.add(f"{char(value[0])}-{char(value[1])}")
-                    elif kind is _parser.CATEGORY and value in categories:
-                        out.add(categories[value])
-                    else:
-                        return None
-                return out, False
-            if op in (_parser.AT, _parser.ASSERT, _parser.ASSERT_NOT):
-                continue  # takes no character: what follows starts the match
-            if op is _parser.BRANCH:
-                parts = [first(alt) for alt in av[1]]
-                if any(p is None for p in parts):
-                    return None
-                out.update(*(p[0] for p in parts if p))
-                if not any(p[1] for p in parts if p):
-                    return out, False
-            elif op is _parser.SUBPATTERN and not av[1] and not av[2]:
-                sub = first(av[3])
-                if sub is None:
-                    return None
-                out.update(sub[0])
-                if not sub[1]:
-                    return out, False
-            elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT):
-                sub = first(av[2])
-                if sub is None:
-                    return None
-                out.update(sub[0])
-                if av[0] > 0 and not sub[1]:
-                    return out, False
-            else:
-                return None
-        return out, True
-
-    try:
-        found = first(_parser.parse(pattern, flags).data)
-    except re.error:
-        return None
-    return f"[{''.join(sorted(found[0]))}]" if found and not found[1] and found[0] else None
-
-
 # every model-name grammar in one pattern: a text none of them matches has no model name to look for
 _ANY_MODEL = re.compile("|".join(f"(?:{p.pattern})" for _v, p in _MODEL_NAMES), re.I)
 # the characters each grammar can start with (None: any): a grammar is tried only where it can match
-_FIRSTS = tuple(None if (c := _first_chars(p.pattern, re.I)) is None else re.compile(c, re.I) for _v, p in _MODEL_NAMES)
-_MODEL_FIRST = _first_chars(_ANY_MODEL.pattern, re.I)
+_FIRSTS = tuple(None if (c := first_class(p.pattern, re.I)) is None else re.compile(c, re.I) for _v, p in _MODEL_NAMES)
+_MODEL_FIRST = first_class(_ANY_MODEL.pattern, re.I)
 # every position where one of the grammars matches (a zero-width match at each), the cheap tests first
 _MODEL_STARTS = re.compile(f"{f'(?={_MODEL_FIRST})' if _MODEL_FIRST else ''}(?<![A-Za-z0-9])(?={_ANY_MODEL.pattern})",
                            re.I)
