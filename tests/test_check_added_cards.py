@@ -51,6 +51,9 @@ CASES = [
     ("A16配备64GB显存，功耗250W。",
      [("64GB", "memory_size", "nvidia_a16", P, S), ("250W", "tdp", "nvidia_a16", P, S)]),
     ("NVIDIA A16的显存带宽为400GB/s。", [("400GB/s", "memory_bandwidth", "nvidia_a16", P, C)]),
+    # the board's four GPUs: a per-GPU figure is NVIDIA's too
+    ("A16每个GPU配备16GB显存。", [("16GB", "memory_size", "nvidia_a16", P, S)]),
+    ("A16配备32GB显存。", [("32GB", "memory_size", "nvidia_a16", P, C)]),
 ]
 
 

@@ -142,6 +142,7 @@ AUDIT_FIXES = [
     ("nvidia_rtx_a2000",   "12GB",       "memory_size",      "",               "12"),
     ("nvidia_gtx_1660_ti", "base",       "tensor_cores",     "",               "0"),
     ("nvidia_a16",         "base",       "memory_size",      "",               "64"),
+    ("nvidia_a16",         "base",       "memory_size",      "per-GPU",        "16"),
 ]
 # rows the audit found wrong or too broad, which must be gone
 REMOVED = [
