@@ -30,6 +30,9 @@ CASES = [
      [("3072个", "cuda_cores", "nvidia_rtx_2080_super", P, S), ("8GB", "memory_size", "nvidia_rtx_2080_super", P, S),
       ("GDDR6", "memory_type", "nvidia_rtx_2080_super", P, S)]),
     ("RTX 2070的功耗为250W。", [("250W", "tdp", "nvidia_rtx_2070", P, C)]),
+    # the reference board's and the Founders Edition's power are both NVIDIA's
+    ("RTX 2080的功耗为225W。", [("225W", "tdp", "nvidia_rtx_2080", P, S)]),
+    ("RTX 2070的功耗为175W。", [("175W", "tdp", "nvidia_rtx_2070", P, S)]),
     ("RTX 2060配备6GB显存，带宽336GB/s。",
      [("6GB", "memory_size", "nvidia_rtx_2060", P, S), ("336GB/s", "memory_bandwidth", "nvidia_rtx_2060", P, S)]),
     ("RTX 20系列显卡最多配备11GB显存。", [("11GB", "memory_size", "nvidia_rtx_20", P, S)]),
