@@ -19,8 +19,8 @@ CASES = [
     # the model is named without its brand; the database has it with one (Tesla K20m)
     ("K20m配备5GB显存。", [("5GB", "memory_size", "model:nvidia:k20m", "product", "unverifiable")],
      "Tesla K20m", "techpowerup.com/gpu-specs/tesla-k20m"),
-    ("RTX 2060有1920个CUDA核心。", [("1920个", "cuda_cores", "model:nvidia:2060", "product", "unverifiable")],
-     "1920", "techpowerup.com/gpu-specs/geforce-rtx-2060"),
+    ("GTX 1650有896个CUDA核心。", [("896个", "cuda_cores", "model:nvidia:gtx1650", "product", "unverifiable")],
+     "896", "techpowerup.com/gpu-specs/geforce-gtx-1650"),
 ]
 # fmt: on
 

@@ -120,7 +120,7 @@ UNVERIFIABLE = [
     ("7B模型FP16需要20GB显存。", "memory_need", Reason.UNDERSPECIFIED),
     # weights fit, but only just: with KV cache it depends on the context
     ("13B模型FP16约需26GB，一张RTX 5090放不下。", "fits_on_card", Reason.UNDERSPECIFIED),
-    ("RTX 2060采用192-bit位宽、14Gbps的GDDR6显存。", "derived_bandwidth", Reason.NOT_IN_REFERENCE),
+    ("RTX 3050 Ti采用128-bit位宽、12Gbps的GDDR6显存。", "derived_bandwidth", Reason.NOT_IN_REFERENCE),
 ]
 # fmt: on
 

@@ -183,7 +183,7 @@ UNVERIFIABLE = [
     # AMD cards have no Tensor Core generation in the tables
     ("MI300X采用第四代Tensor Core。", "generation", Reason.NO_REFERENCE_VALUE),
     # a card the reference does not know
-    ("RTX 2060采用第二代Tensor Core。", "generation", Reason.NOT_IN_REFERENCE),
+    ("RTX 3050 Ti采用第三代Tensor Core。", "generation", Reason.NOT_IN_REFERENCE),
 ]
 # fmt: on
 

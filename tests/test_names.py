@@ -11,7 +11,7 @@ from tests.claim_helpers import C, P, S, U, claims_for, rows
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("RTX 4070 Ti拥有7680个CUDA核心。", [("7680个", "cuda_cores", "nvidia_rtx_4070_ti", P, S)]),
-    ("3060 Ti的显存为8GB。", [("8GB", "memory_size", "model:nvidia:3060ti", P, U)]),  # not in the reference
+    ("RTX 3050 Ti的显存为4GB。", [("4GB", "memory_size", "model:nvidia:3050ti", P, U)]),  # not in the reference
     ("RTX 4090 D的CUDA核心为14592个。", [("14592个", "cuda_cores", "nvidia_rtx_4090_d", P, S)]),
     ("RTX 4070显存12GB。RTX 4070 Super拥有7168个CUDA核心。",
      [("12GB", "memory_size", "nvidia_rtx_4070", P, S),

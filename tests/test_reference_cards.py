@@ -35,6 +35,11 @@ CARDS = (
     # completed: partial rows before the audit
     "nvidia_a800", "nvidia_h800", "nvidia_b200", "nvidia_gb200", "intel_gaudi_2", "intel_gaudi_3",
     "nvidia_rtx_a6000", "nvidia_rtx_6000_ada",
+    # cards of articles on running AI models at home
+    "nvidia_gtx_1080_ti", "nvidia_gtx_1080", "nvidia_gtx_1070", "nvidia_gtx_1060", "nvidia_gtx_1660_ti",
+    "nvidia_gtx_1660_super", "nvidia_rtx_2060", "nvidia_rtx_2060_super", "nvidia_rtx_2070", "nvidia_rtx_2070_super",
+    "nvidia_rtx_2080", "nvidia_rtx_2080_super", "nvidia_rtx_3060_ti", "nvidia_rtx_3070_ti", "nvidia_rtx_3050",
+    "nvidia_rtx_4000_ada", "nvidia_rtx_a2000", "nvidia_a16",
 )
 CORE = ("architecture", "memory_size", "memory_type", "memory_bandwidth", "tdp", "launch_year")
 # a core attribute a card lacks, and the words of the note that says why (in one of the card's rows)
@@ -126,6 +131,18 @@ AUDIT_FIXES = [
     ("nvidia_a40",         "base",       "gpu_chip",         "",               "GA102"),
     ("nvidia_rtx_3060",    "base",       "gpu_chip",         "",               "GA106"),
     ("nvidia_rtx_5090",    "base",       "gpu_chip",         "",               "GB202"),
+    # 16 variants of the added cards whose figures differ
+    ("nvidia_gtx_1060",    "6GB",        "cuda_cores",       "",               "1280"),
+    ("nvidia_gtx_1060",    "3GB",        "cuda_cores",       "",               "1152"),
+    ("nvidia_rtx_3050",    "8GB",        "gpu_chip",         "",               "GA106"),
+    ("nvidia_rtx_3050",    "6GB",        "gpu_chip",         "",               "GA107"),
+    ("nvidia_rtx_3050",    "6GB",        "tdp",              "",               "70"),
+    ("nvidia_rtx_3060_ti", "GDDR6",      "memory_bandwidth", "",               "448"),
+    ("nvidia_rtx_3060_ti", "GDDR6X",     "memory_bandwidth", "",               "608"),
+    ("nvidia_rtx_a2000",   "12GB",       "memory_size",      "",               "12"),
+    ("nvidia_gtx_1660_ti", "base",       "tensor_cores",     "",               "0"),
+    ("nvidia_a16",         "base",       "memory_size",      "",               "64"),
+    ("nvidia_a16",         "base",       "memory_size",      "per-GPU",        "16"),
 ]
 # rows the audit found wrong or too broad, which must be gone
 REMOVED = [
@@ -156,6 +173,14 @@ ALIASES = [
     ("RX 7900 GRE", "amd_rx_7900_gre"), ("RX 9070 XT", "amd_rx_9070_xt"), ("RX 9070", "amd_rx_9070"),
     ("GH200", "nvidia_gh200"), ("B100", "nvidia_b100"), ("Quadro RTX 8000", "nvidia_quadro_rtx_8000"),
     ("TITAN V", "nvidia_titan_v"), ("K40", "nvidia_tesla_k40"), ("L20", "nvidia_l20"),
+    ("GTX 1080 Ti", "nvidia_gtx_1080_ti"), ("1080Ti", "nvidia_gtx_1080_ti"), ("GTX1080", "nvidia_gtx_1080"),
+    ("GTX 1070", "nvidia_gtx_1070"), ("GTX 1060", "nvidia_gtx_1060"), ("GTX 1660 Ti", "nvidia_gtx_1660_ti"),
+    ("1660S", "nvidia_gtx_1660_super"), ("GTX 1660 Super", "nvidia_gtx_1660_super"), ("RTX 2060", "nvidia_rtx_2060"),
+    ("RTX 2060 SUPER", "nvidia_rtx_2060_super"), ("2070S", "nvidia_rtx_2070_super"), ("RTX 2070", "nvidia_rtx_2070"),
+    ("RTX 2080", "nvidia_rtx_2080"), ("RTX 2080 Ti", "nvidia_rtx_2080_ti"), ("RTX 2080 SUPER", "nvidia_rtx_2080_super"),
+    ("RTX 3060 Ti", "nvidia_rtx_3060_ti"), ("RTX 3060", "nvidia_rtx_3060"), ("3070Ti", "nvidia_rtx_3070_ti"),
+    ("RTX 3050", "nvidia_rtx_3050"), ("RTX 4000 Ada", "nvidia_rtx_4000_ada"), ("RTX A2000", "nvidia_rtx_a2000"),
+    ("A16", "nvidia_a16"),
 ]
 # new series and some members
 SERIES_CASES = [
@@ -169,6 +194,9 @@ SERIES_CASES = [
     ("amd_mi200", ("amd_mi210", "amd_mi250", "amd_mi250x")),
     ("huawei_ascend_910", ("huawei_ascend_910", "huawei_ascend_910b", "huawei_ascend_910c")),
     ("intel_arc", ("intel_arc_a770", "intel_arc_b580")),
+    ("nvidia_rtx_20", ("nvidia_rtx_2060", "nvidia_rtx_2060_super", "nvidia_rtx_2070", "nvidia_rtx_2070_super",
+                       "nvidia_rtx_2080", "nvidia_rtx_2080_super", "nvidia_rtx_2080_ti")),
+    ("nvidia_rtx_30", ("nvidia_rtx_3050", "nvidia_rtx_3060_ti", "nvidia_rtx_3070_ti")),
 ]
 # fmt: on
 
