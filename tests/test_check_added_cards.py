@@ -1,6 +1,7 @@
 """Claims about the cards added for articles on running AI models at home (GTX 10/16, RTX 20, RTX 3060 Ti/3070 Ti/
-3050, RTX 4000 Ada, RTX A2000, A16): each case a sentence written for the test and its complete claim list, a right
-figure supported and a wrong one contradicted against the curated rows rather than left to the secondary source."""
+3050, RTX 4000 Ada, RTX A2000, A16; the per-GPU figures of the two-GPU K80 and M60): each case a sentence written
+for the test and its complete claim list, a right figure supported and a wrong one contradicted against the curated
+rows rather than left to the secondary source."""
 
 from __future__ import annotations
 
@@ -57,6 +58,17 @@ CASES = [
     # the board's four GPUs: a per-GPU figure is NVIDIA's too
     ("A16每个GPU配备16GB显存。", [("16GB", "memory_size", "nvidia_a16", P, S)]),
     ("A16配备32GB显存。", [("32GB", "memory_size", "nvidia_a16", P, C)]),
+    # the older two-GPU boards the same way: the board's figure or one GPU's, never a third
+    ("Tesla K80每颗GPU拥有2496个CUDA核心和12GB显存。",
+     [("2496个", "cuda_cores", "nvidia_tesla_k80", P, S), ("12GB", "memory_size", "nvidia_tesla_k80", P, S)]),
+    ("Tesla K80每颗GPU拥有3072个CUDA核心和16GB显存。",
+     [("3072个", "cuda_cores", "nvidia_tesla_k80", P, C), ("16GB", "memory_size", "nvidia_tesla_k80", P, C)]),
+    ("K80的显存带宽为480GB/s，单颗GPU为240GB/s。",
+     [("480GB/s", "memory_bandwidth", "nvidia_tesla_k80", P, S),
+      ("240GB/s", "memory_bandwidth", "nvidia_tesla_k80", P, S)]),
+    ("Tesla M60每个GPU有2048个CUDA核心、8GB显存。",
+     [("2048个", "cuda_cores", "nvidia_tesla_m60", P, S), ("8GB", "memory_size", "nvidia_tesla_m60", P, S)]),
+    ("Tesla M60配备12GB显存。", [("12GB", "memory_size", "nvidia_tesla_m60", P, C)]),
 ]
 
 
