@@ -340,8 +340,8 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize("payload", HOSTILE)
-def test_hostile_article_is_escaped(payload: str) -> None:
+def hostile_result(payload: str, review: dict[str, str] | None = None) -> tuple[DocumentResult, str]:
+    """A document whose text, name, claims, sources and review all carry ``payload``."""
     text = f"{payload}\n某卡配备了24GB的HBM3显存{payload}，带宽高达1TB/s。\n"
     doc_id = f"../{payload}.txt"
     claims = (
@@ -349,11 +349,16 @@ def test_hostile_article_is_escaped(payload: str) -> None:
                    expected=payload, explanation=payload, source="javascript:alert(1)", source_title=payload),
         make_claim(text, f"HBM3显存{payload}", "h2", "memory_type", payload, None, Verdict.SUPPORTED,
                    doc_id=doc_id, source=f"https://example.com/?q={payload}", source_title=payload,
-                   review={"status": "open", "editor": payload, "note": payload}),
+                   review=review or {"status": "open", "editor": payload, "note": payload}),
         make_claim(text, "1TB/s", "h3", "memory_bandwidth", 1, "TB/s", Verdict.UNVERIFIABLE, doc_id=doc_id,
                    source=" JAVASCRIPT:alert(1)", source_title=None),
     )
-    result = DocumentResult(doc_id, payload, "txt", "", Status.OK, title=payload, claims=claims)
+    return DocumentResult(doc_id, payload, "txt", "", Status.OK, title=payload, claims=claims), text
+
+
+@pytest.mark.parametrize("payload", HOSTILE)
+def test_hostile_article_is_escaped(payload: str) -> None:
+    result, text = hostile_result(payload)
     html = render_document_html(result, text)
     page = parse(html)
     assert_inert(page)

@@ -29,6 +29,7 @@ from tests.test_report import (
     REFERENCE_NAMES,
     article_result,
     coded_result,
+    hostile_result,
     make_claim,
     other_results,
 )
@@ -39,19 +40,8 @@ HOSTILE = '<b>&"x\'</b>'
 TRADITIONAL = "輝達A100配備80GB顯示記憶體，頻寬高達每秒2TB。\n"
 
 
-def hostile_result() -> tuple[DocumentResult, str]:
-    text = f"{HOSTILE}\n某卡配备了24GB的HBM3显存{HOSTILE}，带宽高达1TB/s。\n"
-    doc_id = f"../{HOSTILE}.txt"
-    claims = (
-        make_claim(text, "24GB", "h1", "memory_size", 24, "GB", Verdict.CONTRADICTED, doc_id=doc_id,
-                   expected=HOSTILE, explanation=HOSTILE, source="javascript:alert(1)", source_title=HOSTILE),
-        make_claim(text, f"HBM3显存{HOSTILE}", "h2", "memory_type", HOSTILE, None, Verdict.SUPPORTED,
-                   doc_id=doc_id, source=f"https://example.com/?q={HOSTILE}", source_title=HOSTILE,
-                   review={"status": "corrected", "editor": HOSTILE, "note": HOSTILE, "correction": HOSTILE}),
-        make_claim(text, "1TB/s", "h3", "memory_bandwidth", 1, "TB/s", Verdict.UNVERIFIABLE, doc_id=doc_id,
-                   source=" JAVASCRIPT:alert(1)", source_title=None),
-    )
-    return DocumentResult(doc_id, HOSTILE, "txt", "", Status.OK, title=HOSTILE, claims=claims), text
+def hostile_page_result() -> tuple[DocumentResult, str]:
+    return hostile_result(HOSTILE, {"status": "corrected", "editor": HOSTILE, "note": HOSTILE, "correction": HOSTILE})
 
 
 def traditional_result() -> tuple[DocumentResult, str]:
@@ -77,7 +67,7 @@ def edge_result() -> tuple[DocumentResult, str]:
 CASES = {
     "article": lambda: (article_result(), ARTICLE, None),
     "coded": lambda: (coded_result(), CODED, lambda i: REFERENCE_NAMES.get(i, i)),
-    "hostile": lambda: (*hostile_result(), None),
+    "hostile": lambda: (*hostile_page_result(), None),
     "traditional": lambda: (*traditional_result(), None),
     "edges": lambda: (*edge_result(), None),
     "ok": lambda: (other_results()[0], "该卡采用GDDR6显存。", None),
