@@ -258,6 +258,20 @@ def test_card_figures_next_to_those_cues_are_still_checked(text: str, expected: 
      [("896GB/s", "interconnect_bandwidth", "amd_mi300x", P, S, "Infinity Fabric")]),
     ("借助无限缓存，RX 6900 XT的带宽高达1664GB/s。",
      [("高达1664GB/s", "effective_bandwidth", "amd_rx_6900_xt", P, S, None)]),
+    # the cache named in an earlier clause, with the memory: a figure called only 带宽 is still the effective one
+    ("RX 7900 XTX配备24GB显存和96MB无限缓存，带宽高达3.5TB/s。",
+     [("24GB", "memory_size", "amd_rx_7900_xtx", P, S, None),
+      ("96MB", "cache_size", "amd_rx_7900_xtx", P, S, "Infinity Cache"),
+      ("高达3.5TB/s", "effective_bandwidth", "amd_rx_7900_xtx", P, S, None)]),
+    ("RX 6800配备16GB显存和128MB无限缓存，带宽高达3TB/s。",
+     [("16GB", "memory_size", "amd_rx_6800", P, S, None),
+      ("128MB", "cache_size", "amd_rx_6800", P, S, "Infinity Cache"),
+      ("高达3TB/s", "effective_bandwidth", "amd_rx_6800", P, C, None)]),
+    # but 显存带宽 in the number's own clause is the memory's
+    ("RX 6800配备16GB显存和128MB无限缓存，显存带宽为512GB/s。",
+     [("16GB", "memory_size", "amd_rx_6800", P, S, None),
+      ("128MB", "cache_size", "amd_rx_6800", P, S, "Infinity Cache"),
+      ("512GB/s", "memory_bandwidth", "amd_rx_6800", P, S, None)]),
 ])
 def test_bandwidth_kind(text: str, expected: Rows) -> None:
     assert rows(claims_for(text), "detail") == expected

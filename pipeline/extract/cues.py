@@ -230,6 +230,13 @@ def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     return first_generic if first_generic is not None else (attr, generic)
 
 
+def says_only_bandwidth(text: str, q: Quantity) -> bool:
+    """The number's own clause calls it just 带宽 (no 显存/memory word): "…96MB无限缓存，带宽高达3.5TB/s"."""
+    cs, ce = clause_bounds(text, q.start)
+    return _rate_cue(text[cs:q.start], text[q.end:ce]) == "memory_bandwidth" \
+        and not _SPECIFIC_MEMORY.search(text, cs, ce)
+
+
 _CACHE_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('cache_level')}|Infinity|无限)?\s*{_W('cache_noun')}")
 _MEMORY_AFTER = _re(rf"\s*(?:的)?\s*(?:{_W('memory_noun')}|VRAM)")
 

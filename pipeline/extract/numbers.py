@@ -251,7 +251,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
             attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
         sentence_so_far = text[:cues.clause_bounds(text, q.start)[1]]
-        if attr == "memory_bandwidth" and generic and cues.INFINITY_CACHE.search(sentence_so_far):
+        if attr == "memory_bandwidth" and (generic or cues.says_only_bandwidth(text, q)) \
+                and cues.INFINITY_CACHE.search(sentence_so_far):
             attr = "effective_bandwidth"  # "借助无限缓存，带宽高达1664GB/s": the vendor's effective figure
         if attr == "interconnect_bandwidth":
             return attr, cues.link_named(sentence_so_far)
