@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ from .check import CheckContext, check_claims, note_inconsistencies
 from .config import Config
 from .errors import InputError
 from .extract.claims import extract_claims
-from .records import Claim, Document, DocumentResult, Format, Mention, Status
+from .records import Claim, Document, DocumentResult, Format, Mention, Status, evolve
 from .reference import Reference, load_reference
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ def _with_ids(claims: Iterable[Claim]) -> list[Claim]:
     for c in claims:
         cid = claim_id(c)
         seen[cid] += 1
-        out.append(replace(c, claim_id=cid if seen[cid] == 1 else f"{cid}-{seen[cid]}"))
+        out.append(evolve(c, claim_id=cid if seen[cid] == 1 else f"{cid}-{seen[cid]}"))
     return out
 
 

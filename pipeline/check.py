@@ -22,7 +22,7 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
-from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict
+from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
 # numbers that identify a card well enough to say "this is card Y's figure"
@@ -226,7 +226,7 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
 
 def check_claims(claims: Iterable[Claim], ref: Reference, ctx: CheckContext | None = None,
                  tol: Tolerance | None = None) -> list[Claim]:
-    return pin_variants([replace(c, check=check_claim(c, ref, ctx, tol)) for c in claims], ref, tol)
+    return pin_variants([evolve(c, check=check_claim(c, ref, ctx, tol)) for c in claims], ref, tol)
 
 
 def note_inconsistencies(claims: list[Claim]) -> list[Claim]:

@@ -115,7 +115,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         records.append(d)
     # each record encoded once: its claims.jsonl line, and without the review status (the last key) the claim's
     # own record, which the JSON report and the state use
-    lines = [json.dumps(d, ensure_ascii=False) for d in records]
+    lines = [_encode(d) for d in records]
     own = [line[:line.rindex(', "review_status": ')] + "}" for line in lines]
     verdicts = Counter(d["verdict"] for d in records)
     reasons = Counter(d["reason"] for d in records if d.get("reason"))
@@ -140,8 +140,12 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         and ctx.state else None)
 
 
+# json.dumps(obj, ensure_ascii=False) without making an encoder for each call
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _line(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False) + "\n"
+    return _encode(obj) + "\n"
 
 
 def _csv_columns() -> tuple[str, ...]:

@@ -124,11 +124,12 @@ def _with_extra(claim: Claim, record: str) -> str:
     """``_claim_json(claim)`` from its encoded ``to_dict``: the extra keys first, as the merged dict has them."""
     if not claim.extra:
         return record
-    if any(k in _CONTRACT_KEYS for k in claim.extra):  # a stray extra key the contract overrides
+    if not _CONTRACT_KEYS.isdisjoint(claim.extra):  # a stray extra key the contract overrides
         return _claim_json(claim)
-    return json.dumps(claim.extra, ensure_ascii=False)[:-1] + ", " + record[1:]
+    return _encode(claim.extra)[:-1] + ", " + record[1:]
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False), one encoder
 _CONTRACT_KEYS = frozenset(Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict())
 
 

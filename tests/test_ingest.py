@@ -171,6 +171,9 @@ BLANK = [
     ("chrome.html", b"<html><body><nav>home</nav><footer>(c)</footer></body></html>", True),
     ("text.txt", b"A100", False),
     ("page.html", "<p>显卡</p>".encode(), False),
+    ("long-blank.txt", ("\u200b \n" * 100).encode(), True),  # past the first characters too
+    ("late-text.md", ("\u200b\u3000\n" * 50 + "H100").encode(), False),
+    ("text-then-blank.txt", ("显卡" + " " * 200).encode(), False),
 ]
 # fmt: on
 

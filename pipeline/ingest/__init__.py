@@ -157,6 +157,8 @@ def format_for(path: Path) -> Format:
 
 def is_blank(doc: Document) -> bool:
     """True for an empty or whitespace-only document: the run marks it ``skipped``."""
+    if doc.text[:64].translate(_INVISIBLE).strip():  # most articles: decided by their first characters
+        return False
     return not doc.text.translate(_INVISIBLE).strip()
 
 
