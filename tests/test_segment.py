@@ -356,14 +356,17 @@ SPLITTER_CASES = [
 
 
 def _tokens_of(segmenter: Segmenter, text: str, merged: list[tuple[int, int]]) -> object:
+    from spacy.util import filter_spans
+
     from pipeline.segment import _TEXT
 
     doc = segmenter.nlp.make_doc(text)
     doc.user_data[_TEXT] = text
-    spans = [doc.char_span(s, e, alignment_mode="expand") for s, e in merged]
+    # expanded to whole tokens, spans apart in characters can share a token: spaCy merges no two that overlap
+    spans = filter_spans([sp for s, e in merged if (sp := doc.char_span(s, e, alignment_mode="expand")) is not None])
     with doc.retokenize() as retok:
         for span in spans:
-            if span is not None and len(span) > 1:
+            if len(span) > 1:
                 retok.merge(span)
     return doc
 
