@@ -153,16 +153,20 @@ _WORKER: dict[str, Any] = {}
 def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int,
               ctx: RunContext) -> Generator[DocumentOutput, None, None]:
     """The outputs in task order, from this process or from a pool of ``workers`` processes."""
+    import gc
+
     if workers <= 1 or len(tasks) < 8 * workers:  # a pool costs a spaCy start-up per worker
-        for t in tasks:
-            yield process_file(t, ref, config, ctx)
+        _settle(ref)
+        try:
+            for t in tasks:
+                yield process_file(t, ref, config, ctx)
+        finally:
+            gc.unfreeze()  # a caller that runs again in this process collects as before
         return
     from concurrent.futures import ProcessPoolExecutor
 
     if multiprocessing.get_start_method() == "fork":  # built once here, inherited by every worker
-        from .segment import get_segmenter
-
-        get_segmenter(ref)
+        _settle(ref)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(ref, config, ctx))
     finished = False
     try:
@@ -170,6 +174,19 @@ def local_map(tasks: list[Task], ref: Reference, config: Config, workers: int,
         finished = True
     finally:  # on a failure of the run, drop the queued documents instead of waiting for them
         pool.shutdown(wait=finished, cancel_futures=not finished)
+        gc.unfreeze()
+
+
+def _settle(ref: Reference) -> None:
+    """Build the segmenter (spaCy, jieba's dictionary, the name automaton), then move everything alive into the
+    garbage collector's permanent generation (``gc.freeze``): these objects live for the whole run, and every full
+    collection would otherwise walk them again. Before a fork it also keeps the workers from copying their pages."""
+    import gc
+
+    from .segment import get_segmenter
+
+    get_segmenter(ref)
+    gc.freeze()
 
 
 def _init_worker(ref: Reference, config: Config, ctx: RunContext) -> None:

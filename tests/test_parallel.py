@@ -323,3 +323,25 @@ def test_a_restarted_dask_worker_uses_the_runs_reference(corpus: Path, tmp_path:
     verdicts = Counter(json.loads(line)["verdict"] for line in claims.splitlines())
     print(f"\ndask with a worker killed after 3 of 20 documents: {len(claims.splitlines())} claims {dict(verdicts)}, "
           "the same lines as the local engine")
+
+
+@pytest.mark.parametrize("workers", [1, WORKERS])
+def test_the_long_lived_objects_are_frozen_for_the_run_only(corpus: Path, ref: Reference, workers: int,
+                                                            tmp_path: Path) -> None:
+    """While documents are analysed, what the run built before them (spaCy, jieba, the reference) sits in the
+    collector's permanent generation; when the map ends, nothing is left frozen."""
+    import gc
+
+    from pipeline.document_outputs import RunContext
+    from pipeline.engine import local_map
+
+    tasks = [(str(p), str(corpus), None) for p in sorted(corpus.rglob("a*.*"))]
+    ctx = RunContext(out=tmp_path, corpus=corpus, state=False)
+    outputs = local_map(tasks, ref, Config(out_dir=tmp_path), workers, ctx)
+    assert gc.get_freeze_count() == 0
+    first = next(outputs)
+    frozen_during = gc.get_freeze_count()
+    rest = list(outputs)
+    assert frozen_during > 10_000
+    assert gc.get_freeze_count() == 0
+    assert len([first, *rest]) == len(tasks)
