@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.lexicon import load_lexicon
-from pipeline.lexicon.scanning import first_class, with_first_chars
+from pipeline.lexicon.scanning import any_of, first_class, with_first_chars
 
 # fmt: off
 FIRST_CASES = [
@@ -89,3 +89,25 @@ def test_every_lexicon_word_finds_the_same_matches_in_its_example() -> None:
         for example in examples:
             assert [m.span() for m in fast.finditer(example)] == [m.span() for m in plain.finditer(example)], \
                 (pattern, example)
+
+
+ANY_OF = [
+    # (texts, whether some pattern of the gate matches at the start)
+    ("Tensor Core数量", True),
+    ("显存带宽", True),
+    ("光追核心", False),
+    ("", False),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ANY_OF)
+def test_any_of_matches_where_one_of_its_patterns_does(text: str, expected: bool) -> None:
+    patterns = [re.compile(r"Tensor\s*Core", re.I), re.compile("显存|带宽", re.I)]
+    gate = any_of(patterns)
+    assert (gate.match(text) is not None) is expected
+    assert (gate.match(text) is not None) == any(p.match(text) for p in patterns)
+
+
+def test_any_of_refuses_patterns_of_different_flags() -> None:
+    with pytest.raises(ValueError, match="one set of flags"):
+        any_of([re.compile("a", re.I), re.compile("b")])

@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from ..lexicon import load_lexicon
-from ..lexicon.scanning import with_first_chars
+from ..lexicon.scanning import any_of, with_first_chars
 from .quantities import Quantity
 
 # "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
@@ -120,14 +120,9 @@ _OTHER_UNIT = re.compile(r"[^,;。\d]{0,6}?(?:[PTG]?FLOPS|[PT]OPS)", re.I)
 _COUNT_LABEL = re.compile(r"\s*(?:数|数量|数目|总数)?\s*(?:[:：=]|为|是|有|达|共有?|多达|高达|约)?\s*")
 
 
-def _any_of(patterns: tuple[tuple[str | None, re.Pattern[str]], ...]) -> re.Pattern[str]:
-    """One pattern for "does any of these match here": a gate before trying them one by one in priority order."""
-    return with_first_chars("|".join(f"(?:{p.pattern})" for _v, p in patterns), re.I)
-
-
 _COUNT_LEAD = re.compile(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*")
-_ANY_COUNT_AFTER = _any_of((*COUNT_CUES, *UNIT_COUNT_CUES))
-_ANY_COUNT_CUE = _any_of(COUNT_CUES)
+_ANY_COUNT_AFTER = any_of(p for _a, p in (*COUNT_CUES, *UNIT_COUNT_CUES))
+_ANY_COUNT_CUE = any_of(p for _a, p in COUNT_CUES)
 
 
 def count_attribute(text: str, q: Quantity) -> str | None:

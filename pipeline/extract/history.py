@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.scanning import with_first_chars
+from ..lexicon.scanning import any_of
 from ..records import Mention, Scope
 from ..reference import Reference
 from . import cues
@@ -29,7 +29,7 @@ _W = LEX.alt
 _GEN = r"第\s*(?P<n>[一二三四五六七八九十\d]+)\s*代"
 _FEATURES = tuple(LEX.groups("feature_name"))
 # every feature word in one pattern: a sentence none of them is in has no introduction to look for
-_ANY_FEATURE = with_first_chars("|".join(f"(?:{p.pattern})" for _f, p in _FEATURES), re.I)
+_ANY_FEATURE = any_of(p for _f, p in _FEATURES)
 _GENERATION_OF = tuple(LEX.groups("generation_of"))
 _ORDINAL_BEFORE = re.compile(rf"{_GEN}\s*$")
 _ORDINAL_AFTER = re.compile(rf"^[^,;。()]{{0,14}}?\(\s*{_GEN}\s*\)")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..lexicon import load_lexicon
-from ..lexicon.scanning import first_class
+from ..lexicon.scanning import any_of, first_class
 from ..normalize import normalize
 from ..records import Mention
 from ..reference import MODEL_PREFIX, Reference
@@ -75,7 +75,7 @@ _MODEL_NAMES = tuple((e.value, re.compile(_BOUNDED.format(e.word), re.I)) for e 
 
 
 # every model-name grammar in one pattern: a text none of them matches has no model name to look for
-_ANY_MODEL = re.compile("|".join(f"(?:{p.pattern})" for _v, p in _MODEL_NAMES), re.I)
+_ANY_MODEL = any_of(p for _v, p in _MODEL_NAMES)
 # the characters each grammar can start with (None: any): a grammar is tried only where it can match
 _FIRSTS = tuple(None if (c := first_class(p.pattern, re.I)) is None else re.compile(c, re.I) for _v, p in _MODEL_NAMES)
 _MODEL_FIRST = first_class(_ANY_MODEL.pattern, re.I)

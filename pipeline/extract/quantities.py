@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lexicon import load_lexicon
+from ..lexicon.scanning import any_of
 from ..records import Qualifier
 
 _CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
@@ -47,10 +48,10 @@ _LEX = load_lexicon()
 _LEFT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})$"), Qualifier(e.value)) for e in _LEX.rows("hedge_before"))
 # every hedge before a number in one pattern: most numbers have none, and one search says so
-_ANY_LEFT = re.compile("|".join(p.pattern for p, _q in _LEFT_QUALIFIERS))
+_ANY_LEFT = any_of(p for p, _q in _LEFT_QUALIFIERS)
 _RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
-_ANY_RIGHT = re.compile("|".join(p.pattern for p, _q in _RIGHT_QUALIFIERS))
+_ANY_RIGHT = any_of(p for p, _q in _RIGHT_QUALIFIERS)
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -46,6 +47,16 @@ def with_first_chars(pattern: str, flags: int = 0) -> re.Pattern[str]:
     if klass is None:
         return re.compile(pattern, flags)
     return re.compile(f"(?={klass})(?:{pattern})", flags)
+
+
+def any_of(patterns: Iterable[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern that matches where any of ``patterns`` (compiled with the same flags) matches: a gate before
+    trying them one by one in priority order, which most texts fail at once."""
+    patterns = list(patterns)
+    flags = {p.flags for p in patterns}
+    if len(flags) != 1:
+        raise ValueError(f"any_of needs patterns compiled with one set of flags, got {sorted(flags)}")
+    return with_first_chars("|".join(f"(?:{p.pattern})" for p in patterns), flags.pop())
 
 
 def _char(code: int) -> str:
