@@ -12,7 +12,9 @@ are reported):
 - jieba on the prose the pipeline feeds it (code, tables and markup blanked, in the pipeline's windows);
 - spaCy's tokenizer with jieba on that prose: the pipeline's own floor;
 - the full pipeline (`run` with state, reports, claims tables, ClaimReview, validation) with each of --workers,
-  and with --dask on a LocalCluster of two worker processes.
+  and with --dask on a LocalCluster of two worker processes;
+- with --bound, the full pipeline on one worker with extraction made to find no claim: what reading, segmenting,
+  the reports, state and tables cost by themselves, a lower bound for any faster extractor (not a product figure).
 
 Each measure has its wall and CPU time (workers' CPU included) and the load average when it ran; pipeline runs
 also the main process's CPU per document once the first document is in (what decides how far a cluster scales).
@@ -142,6 +144,25 @@ def pipeline_sample(corpus: Path, out: Path, *, workers: int, engine: str = "loc
     docs = summary.processed
     main_cpu = (time.process_time() - first[1]) / max(1, docs - 1) * 1000 if first else None
     return Sample(got["wall"], got["cpu"], got["load"], main_cpu, first[0] if first else None)
+
+
+@contextlib.contextmanager
+def no_claims() -> Iterator[None]:
+    """Extraction finds nothing while this is open (one worker runs in this process, so the patch reaches it)."""
+    import pipeline.api
+
+    original = pipeline.api.extract_claims
+    pipeline.api.extract_claims = lambda *_a, **_k: []
+    try:
+        yield
+    finally:
+        pipeline.api.extract_claims = original
+
+
+def bound_sample(corpus: Path, out: Path) -> Sample:
+    """One worker with no claim extracted: every other stage's cost, the floor of what a faster extractor buys."""
+    with no_claims():
+        return pipeline_sample(corpus, out, workers=1)
 
 
 # ---------------------------------------------------------------- child processes
@@ -374,6 +395,8 @@ def main() -> None:
     ap.add_argument("--startup", type=int, default=3, help="start-up runs (child processes); 0 skips them")
     ap.add_argument("--memory-sizes", default="", help="comma-separated corpus sizes for the peak RSS check")
     ap.add_argument("--stages", action="store_true", help="also time each stage (ms per document, one worker)")
+    ap.add_argument("--bound", action="store_true",
+                    help="also time one worker with extraction finding no claim (the lower bound for the ratio)")
     ap.add_argument("--readme", action="store_true", help="rewrite the table in bench/README.md")
     ap.add_argument("--work", type=Path, default=None, help="folder for corpora and outputs (default: a temp folder)")
     ap.add_argument("--real", type=Path, nargs="*", default=None,
@@ -433,6 +456,9 @@ def main() -> None:
         **{f"w{w}": functools.partial(pipeline_sample, corpus, work / f"out-w{w}", workers=w)
            for w in worker_counts},
     }
+    if args.bound and 1 in worker_counts:
+        measures["bound"] = Measure("the pipeline, --workers 1, extraction finding no claim (bound)", args.docs)
+        runs["bound"] = functools.partial(bound_sample, corpus, work / "out-bound")
     cluster: list[subprocess.Popen[bytes]] = []
     if args.dask:
         scheduler = start_dask(work, env, cluster)
@@ -466,6 +492,9 @@ def main() -> None:
                 ratios[f"--workers {w} / --workers 1"] = _ratio(measures[f"w{w}"], one)
         if "dask" in measures:
             ratios["Dask, 2 workers / local --workers 1"] = _ratio(measures["dask"], one)
+        if "bound" in measures:
+            ratios["pipeline with no claim extracted / floor, --workers 1 (the best any extractor could reach)"] = \
+                _ratio(measures["bound"], measures["floor"])
     figures: dict[str, Any] = {
         "documents / characters / prose characters (without blanks)": f"{args.docs:,} / {chars:,} / {prose_chars:,}",
         "machine": f"{sys.platform}, {os.cpu_count()} cores, Python {sys.version.split()[0]}",

@@ -75,6 +75,27 @@ def test_every_stage_is_timed_and_unpatched_afterwards(bench: Any, corpus_module
         assert getattr(owner, name) is original
 
 
+def test_the_bound_run_extracts_nothing_and_restores_extraction(bench: Any, corpus_module: Any,
+                                                                tmp_path: Path) -> None:
+    import json
+
+    import pipeline.api
+
+    corpus_module.build_corpus(3, tmp_path / "corpus")
+    original = pipeline.api.extract_claims
+    bench.pipeline_sample(tmp_path / "corpus", tmp_path / "full", workers=1)
+    bench.bound_sample(tmp_path / "corpus", tmp_path / "bound")
+    assert pipeline.api.extract_claims is original
+
+    def claims(out: Path) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in (out / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+
+    # the same documents went through; only the code checks' findings are left (they are not extracted claims)
+    assert any(c["attribute"] != "code" for c in claims(tmp_path / "full"))
+    assert all(c["attribute"] == "code" for c in claims(tmp_path / "bound"))
+    assert len(list((tmp_path / "bound").glob("a*.json"))) == 3  # every document still got its reports
+
+
 def test_the_report_table_reads_the_samples(bench: Any) -> None:
     one = bench.Measure("one", 100, [bench.Sample(2.0, 2.0, 1.0, 5.0), bench.Sample(4.0, 3.0, 2.0, 6.0)])
     two = bench.Measure("two", 100, [bench.Sample(1.0, 2.0, 1.0, 0.5), bench.Sample(1.0, 3.5, 2.0, 0.7)])
