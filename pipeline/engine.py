@@ -251,21 +251,63 @@ class ReferenceCopy:
 _COPIES: dict[str, Reference] = {}  # fingerprint -> the tables loaded from this worker's own copy
 
 
-def reference_from_copy(copy: ReferenceCopy) -> Reference:
-    """The tables of ``copy``, written once per process to a folder of its own and loaded from there."""
+def reference_from_copy(copy: ReferenceCopy, cache: Path | None = None) -> Reference:
+    """The tables of ``copy``, loaded once per process from a folder that holds exactly those bytes.
+
+    The folder is ``reference-<fingerprint>`` in the user's cache (``default_cache_dir``), shared by every worker
+    process and run with the same tables: a worker killed by its nanny leaves nothing behind, and one per
+    reference version is all that accumulates. It is written to a folder of its own and renamed into place, so a
+    reader never sees it half written; one whose tables are not the copy's (damaged, edited) is replaced. When the
+    cache cannot be written, a temporary folder of this process's own is used and removed at exit.
+    """
     if copy.fingerprint in _COPIES:
         return _COPIES[copy.fingerprint]
     if copy.digest() != copy.fingerprint:
         raise ReferenceTableError("the reference tables sent to this worker are damaged")
-    folder = Path(tempfile.mkdtemp(prefix=f"gpu-factcheck-reference-{copy.fingerprint[:12]}-"))
-    atexit.register(shutil.rmtree, folder, True)
-    for name, data in copy.files:
-        (folder / name).write_bytes(data)
-    ref = load_reference(folder)
-    if ref.fingerprint != copy.fingerprint:  # pragma: no cover - the digest was checked above
-        raise ReferenceTableError(f"the reference tables written to {folder} do not match the run's")
+    if cache is None:
+        from .validation import default_cache_dir
+
+        cache = default_cache_dir()
+    try:
+        ref = _cached_copy(copy, cache / f"reference-{copy.fingerprint[:16]}")
+    except OSError as e:
+        log.debug("the reference cache in %s cannot be used (%s): a temporary copy instead", cache, e)
+        folder = _written(copy, Path(tempfile.mkdtemp(prefix=f"gpu-factcheck-reference-{copy.fingerprint[:12]}-")))
+        atexit.register(shutil.rmtree, folder, True)
+        ref = load_reference(folder)
+    if ref.fingerprint != copy.fingerprint:  # pragma: no cover - the bytes were checked above
+        raise ReferenceTableError(f"the reference tables written to {ref.directory} do not match the run's")
     _COPIES[copy.fingerprint] = ref
     return ref
+
+
+def _cached_copy(copy: ReferenceCopy, folder: Path) -> Reference:
+    """The tables in ``folder`` when they are the copy's; else the copy written there first (OSError when the
+    cache is not writable)."""
+    with contextlib.suppress(ReferenceTableError, OSError):
+        if folder.is_dir() and (ref := load_reference(folder)).fingerprint == copy.fingerprint:
+            return ref
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staged = _written(copy, Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent)))
+    try:
+        if folder.exists():  # not the copy's tables: set aside, then removed
+            stale = folder.with_name(f".{folder.name}-stale-{os.getpid()}-{time.time_ns()}")
+            with contextlib.suppress(FileNotFoundError):
+                folder.rename(stale)
+                shutil.rmtree(stale, ignore_errors=True)
+        staged.rename(folder)
+    except OSError:
+        if not folder.is_dir():  # another worker's rename won the race: its folder holds the same bytes
+            raise
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)
+    return load_reference(folder)
+
+
+def _written(copy: ReferenceCopy, folder: Path) -> Path:
+    for name, data in copy.files:
+        (folder / name).write_bytes(data)
+    return folder
 
 
 def _dask_task(tasks: list[Task], copy: ReferenceCopy, config: Config,

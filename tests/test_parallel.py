@@ -345,3 +345,64 @@ def test_the_long_lived_objects_are_frozen_for_the_run_only(corpus: Path, ref: R
     assert frozen_during > 10_000
     assert gc.get_freeze_count() == 0
     assert len([first, *rest]) == len(tasks)
+
+
+# ---------------------------------------------------------------- the reference copy a Dask worker loads
+
+def _damage(folder: Path) -> None:
+    (folder / "specs.csv").write_text("product_id\n", encoding="utf-8")
+
+
+def _block(cache: Path) -> None:  # a file where the cache folder should be: nothing can be written under it
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("not a folder", encoding="utf-8")
+
+
+@pytest.mark.parametrize(("case", "before", "in_cache"), [
+    ("an empty cache: the copy is written there",             None,                         True),
+    ("the folder of an earlier worker is used as it is",      "earlier",                    True),
+    ("a damaged folder is replaced by the copy",              "damaged",                    True),
+    ("a cache that cannot be written: a temporary folder",    "blocked",                    False),
+])
+def test_a_worker_loads_the_copy_from_one_folder_per_version(ref: Reference, tmp_path: Path, case: str,
+                                                             before: str | None, in_cache: bool,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import engine
+
+    copy = engine.ReferenceCopy.of(ref)
+    cache = tmp_path / "cache" / "gpu-factcheck"
+    folder = cache / f"reference-{ref.fingerprint[:16]}"
+    monkeypatch.setattr(engine, "_COPIES", {})
+    if before == "earlier":
+        engine.reference_from_copy(copy, cache)
+        monkeypatch.setattr(engine, "_COPIES", {})
+        marker = folder / "left-by-the-earlier-worker"
+        marker.write_text("", encoding="utf-8")
+    elif before == "damaged":
+        engine.reference_from_copy(copy, cache)
+        monkeypatch.setattr(engine, "_COPIES", {})
+        _damage(folder)
+    elif before == "blocked":
+        _block(cache)
+    loaded = engine.reference_from_copy(copy, cache)
+    assert loaded.fingerprint == ref.fingerprint, case
+    assert (Path(loaded.directory) == folder.resolve()) is in_cache, case
+    assert engine.reference_from_copy(copy, cache) is loaded  # once per process
+    if before == "earlier":
+        assert marker.exists()  # not written again
+    if in_cache:  # nothing half written or set aside is left beside it
+        assert [p.name for p in cache.iterdir()] == [folder.name]
+
+
+def test_damaged_bytes_are_refused_before_anything_is_written(ref: Reference, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import engine
+    from pipeline.errors import ReferenceTableError
+
+    copy = engine.ReferenceCopy.of(ref)
+    (name, data), *rest = copy.files
+    monkeypatch.setattr(engine, "_COPIES", {})
+    with pytest.raises(ReferenceTableError, match="damaged"):
+        engine.reference_from_copy(engine.ReferenceCopy(copy.fingerprint, ((name, data + b"\n"), *rest)),
+                                   tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()
