@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
-from .check_scoped import check_scoped
+from .check_scoped import check_one_direction, check_scoped
 from .check_secondary import check_secondary
 from .check_variants import pin_variants
 from .compare import (
@@ -60,7 +60,27 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
                 tol: Tolerance | None = None) -> Check:
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
-    return _gate(claim, ref, _check(claim, ref, ctx, tol))
+    check = _check(claim, ref, ctx, tol)
+    if check.verdict.is_flag and claim.extra.get("count_only"):
+        check = _each_card(claim, ref, tol or Tolerance()) or check
+    return _gate(claim, ref, check)
+
+
+def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """"服务器配备8块A100，显存80GB": a sentence that only counts the cards may give each card's figure. When the
+    total does not fit but one card's figure does, that is the reading (supported), never a flag."""
+    if claim.attribute not in NUMERIC_ATTRIBUTES or not isinstance(claim.value, (int, float, list)):
+        return None
+    one = replace(claim, multiplier=1, scope=Scope.PRODUCT, scope_detail=None)
+    rows = candidate_rows(ref, one)
+    matched = [r for r in rows if numeric_fits(one, [float(r.value)], tol)]
+    if not matched:
+        return None
+    name, attr_zh = ref.name(claim.subject or ""), ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    each = expected_text(matched)
+    return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是每张卡的数值：{name}的{attr_zh}为{each}，与文中所述相符"
+                 f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）。", each,
+                 matched[0].source_url, matched[0].source_title)
 
 
 def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
@@ -110,6 +130,9 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_concept(claim, ref)
     if claim.subject in ref.links and claim.scope is Scope.PRODUCT:
         claim = replace(claim, scope=Scope.LINK)
+    if claim.scope is Scope.PRODUCT and claim.scope_detail == "per_direction" and (
+            claim.multiplier <= 1 or claim.extra.get("count_only")):
+        return check_one_direction(claim, ref, tol)
     if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
         system = ref.entity(claim.scope_detail or "")
         if system is not None and system.kind == "system" and ref.facts(system.id, claim.attribute):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .compare import fmt, numeric_fits
+from .compare import candidate_rows, fmt, numeric_fits, quoted
 from .config import Tolerance
 from .records import Check, Claim, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
@@ -150,3 +150,27 @@ def _other_link(claim: Claim, ref: Reference, entity: str, tol: Tolerance) -> st
         if any(numeric_fits(as_written, [float(r.value)], tol) for r in rows):
             return ref.links[other].name
     return None
+
+
+def check_one_direction(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
+    """A card's link figure for one direction (H100的NVLink单向带宽450GB/s). The tables quote a GPU link (NVLink,
+    Infinity Fabric) as the total of both directions, so one direction is half of it; other links are not
+    tabulated per direction."""
+    name, written = ref.name(claim.subject or ""), quoted(claim)
+    one = replace(claim, multiplier=1)
+    rows = [r for r in candidate_rows(ref, one) if r.scope.lower().replace(" ", "_").startswith(_TOTAL_QUOTED)]
+    if not rows or not isinstance(claim.value, (int, float, list)):
+        return Check(Verdict.UNVERIFIABLE, f"文中“{written}”是{name}单向的互联带宽，参考表没有这一口径的数据，"
+                     "无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
+    halves = [replace(r, value=float(r.value) / 2) for r in rows]
+    total = "；".join(dict.fromkeys(f"{_fmt(r)}（{r.scope}）" for r in rows))
+    expected = "；".join(dict.fromkeys(_fmt(r) for r in halves))
+    fits = [r for r in halves if numeric_fits(one, [float(r.value)], tol)]
+    first = (fits or halves)[0]
+    if fits:
+        return Check(Verdict.SUPPORTED, f"{name}的互联带宽为{total}（双向合计），单向为{expected}，与文中所述相符。",
+                     expected, first.source_url, first.source_title)
+    both_ways = any(numeric_fits(one, [float(r.value)], tol) for r in rows)
+    why = "（文中数值是双向合计带宽，单向只有一半）" if both_ways else ""
+    return Check(Verdict.CONTRADICTED, f"{name}的单向互联带宽应为{expected}（双向合计{total}），文中“{written}”"
+                 f"不正确{why}。", expected, first.source_url, first.source_title)

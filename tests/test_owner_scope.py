@@ -86,6 +86,28 @@ SCOPE_CASES = [
     ("Gaudi 3配备128GB（2×64GB）HBM2e显存。", [("128GB", "memory_size", "intel_gaudi_3", P, S, None),
                                           ("64GB", "memory_size", "intel_gaudi_3", "unit", U, "scope_not_product"),
                                           ("HBM2e", "memory_type", "intel_gaudi_3", P, S, None)]),
+    # a sentence that only counts the cards may give each card's figure; a figure wrong both ways is still flagged
+    ("机房里这台服务器插了4块H100，显存80GB。", [("80GB", "memory_size", "nvidia_h100", "system", S, None)]),
+    ("机房里这台服务器插了4块H100，显存320GB。", [("320GB", "memory_size", "nvidia_h100", "system", S, None)]),
+    ("机房里这台服务器插了4块H100，显存96GB。", [("96GB", "memory_size", "nvidia_h100", "system", C, None)]),
+    ("机房里这台服务器插了4块H100，总显存80GB。", [("80GB", "memory_size", "nvidia_h100", "system", C, None)]),
+    ("两块L40S组成的工作站，功耗350W。", [("350W", "tdp", "nvidia_l40s", "system", S, None)]),
+    # a GPU's link figure is itself a total (its links, both directions): 总带宽 does not sum the cards
+    ("四卡H200机器的NVLink总带宽900GB/s。", [("900GB/s", "interconnect_bandwidth", "nvidia_h200", "system", S, None)]),
+    ("DGX B200里GPU之间靠NVLink互联，带宽1.8TB/s。",
+     [("1.8TB/s", "interconnect_bandwidth", "nvidia_b200", "system", S, None)]),
+    ("DGX B200里GPU之间靠NVLink互联，带宽1.2TB/s。",
+     [("1.2TB/s", "interconnect_bandwidth", "nvidia_b200", "system", C, None)]),
+    # 每个GPU in a named system: the card's own figure
+    ("DGX H200的每个GPU配有141GB显存。", [("141GB", "memory_size", "nvidia_h200", P, S, None)]),
+    # one direction of a GPU link is half the quoted total
+    ("H200的NVLink单向带宽为450GB/s。", [("450GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
+    ("H200的NVLink单向带宽为900GB/s。", [("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, C, None)]),
+    ("B200的NVLink带宽是1.8TB/s（每个方向900GB/s）。",
+     [("1.8TB/s", "interconnect_bandwidth", "nvidia_b200", P, S, None),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_b200", P, S, None)]),
+    ("Gaudi 3的互联带宽单向为600GB/s。", [("600GB/s", "interconnect_bandwidth", "intel_gaudi_3", P, U,
+                                         "scope_not_product")]),
     # an ordinal is a generation, not a count
     ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None),
                                          ("Tensor Core（第3代）", "generation", "nvidia_a100", P, S, None)]),

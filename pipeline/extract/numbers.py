@@ -73,7 +73,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         for subj, attr in ((s, a) for s in subjects for a in attribute.split("|")):
             if attr == "cores":
                 attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
-            multiplier = _multiplier(text, q, subj, state, expression_totals, unbound)
+            multiplier, total_said = _multiplier(text, q, subj, state, expression_totals, unbound)
             value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
             unit = q.unit
             if attr == "cache_size":
@@ -85,9 +85,13 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                 value, unit = int(value), None
             scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
                                                _sentence_cards(text, mentions, state, unbound))
+            if attr == "interconnect_bandwidth" and scope is Scope.PRODUCT and _one_direction(text, q):
+                scope_detail = "per_direction"
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
-                             q.written_unit, scope, scope_detail))
+                             q.written_unit, scope, scope_detail,
+                             extra={"count_only": True} if multiplier > 1 and (
+                                 not total_said or attr in _TOTAL_OF_ONE) else {}))
     return out
 
 
@@ -351,23 +355,38 @@ _COMPARED_WITH = re.compile(r"(?:相比|相较|比起|对比|较之?|比)\s*(?:�
 
 
 def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: dict[int, int],
-                unbound: re.Match[str] | None) -> int:
+                unbound: re.Match[str] | None) -> tuple[int, bool]:
+    """How many cards the figure is the total of, and whether the text says it is their total (an expression,
+    合计, 总显存...) rather than only counting the cards ("8块A100，显存80GB" may give each card's figure)."""
     cs, ce = cues.clause_bounds(text, q.start)
     if q.start in totals or q.num_start in totals:
-        return totals.get(q.start, totals.get(q.num_start, 1))
+        return totals.get(q.start, totals.get(q.num_start, 1)), True
     if re.search(r"\d+\s*[×xX*]\s*$", text[cs:q.start]):
-        return 1  # the per-card factor of "8 × 80GB"
+        return 1, False  # the per-card factor of "8 × 80GB"
     if cues.PER_CARD.search(text[cs:q.start]):
-        return 1
+        return 1, False
+    said = bool(cues.AGGREGATE.search(text[cs:ce]))
     if subj.multiplier > 1:
-        return subj.multiplier
-    if cues.AGGREGATE.search(text[cs:ce]):
+        return subj.multiplier, said
+    if said:
         n = _card_count(unbound)
         if n:
-            return n
+            return n, True
         if state.pending_multiplier:
-            return state.pending_multiplier
-    return 1
+            return state.pending_multiplier, True
+    return 1, False
+
+
+_ONE_DIRECTION = cues.LEX.regex("one_direction")
+# a card's link bandwidth is itself quoted as a total (over its links, both directions): 总带宽 does not make it
+# a sum over the cards the sentence counts
+_TOTAL_OF_ONE = frozenset({"interconnect_bandwidth"})
+
+
+def _one_direction(text: str, q: Quantity) -> bool:
+    """"单向带宽450GB/s", "每个方向300GB/s": a card's link figure for one direction (said in its clause, before it)."""
+    cs, _ce = cues.clause_bounds(text, q.start)
+    return _ONE_DIRECTION.search(text, cs, q.start) is not None
 
 
 def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1,

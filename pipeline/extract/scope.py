@@ -75,6 +75,8 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, owner.text
     if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
         return Scope.CHIP, None
+    if owner is not None and owner.kind not in ("chip", "architecture") and PER_CARD.search(left):
+        return Scope.PRODUCT, None  # "DGX H100的每个GPU带宽900GB/s": one card's, in the system the text names
     # "DGX H100", "HGX A100": the system named after its cards
     if owner is not None and (system := _SYSTEM_BEFORE.search(text, 0, owner.start)):
         return Scope.SYSTEM, f"{system.group(1)} {owner.text}"

@@ -99,6 +99,8 @@ ROLES: dict[str, RoleSpec] = {
     "per_link": RoleSpec("scopes", "before a figure: it is per link or per lane", frozenset({"per_link", "per_lane"})),
     "full_chip": RoleSpec("scopes", "before a chip or card: the full die, not the product", _NONE),
     "system_word": RoleSpec("scopes", "before a figure: a whole server, node, rack or cluster", _NONE),
+    "one_direction": RoleSpec("scopes", "before a card's link figure: one direction only (the tables quote the "
+                              "total of both)", frozenset({"per_direction"})),
     # hedges.csv
     "hedge_before": RoleSpec("hedges", "a qualifier written before the number", QUALIFIERS),
     "hedge_after": RoleSpec("hedges", "a qualifier written after the number", QUALIFIERS),
