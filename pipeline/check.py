@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
+from .check_process import check_process
 from .check_scoped import check_one_direction, check_scoped
 from .check_secondary import check_secondary
 from .check_variants import pin_variants
@@ -124,6 +125,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     tol = tol or Tolerance()
     if claim.attribute == "manufacturer":
         return check_manufacturer(claim, ref)
+    if claim.attribute == "process_node":
+        return check_process(claim, ref)
     if claim.attribute in ("concept", "positioning", "precision"):
         from .concept_check import check_concept
 

@@ -23,6 +23,7 @@ from .names import (
     _tensor_presence_drafts,
 )
 from .numbers import _card_count, _quantity_drafts
+from .process import process_drafts
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import key_value_rows, table_claims
@@ -139,6 +140,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += _tensor_presence_drafts(text, mentions, state)
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
+    drafts += process_drafts(text, mentions, state, ref)
     drafts += relative_drafts(text, mentions, state, ref, drafts)
     drafts += history_drafts(text, mentions, state, ref)
     drafts += derived_drafts(text, mentions, state, ref)

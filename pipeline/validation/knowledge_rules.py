@@ -7,10 +7,11 @@ unique across the tables ``Reference.facts`` reads, and an alias may name only o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..knowledge import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn
+from ..knowledge import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn, split_items
 from .ge import _Check, _computed, _in_set, _records, _row_messages
 from .reference_rules import NUMBER, _common_checks, _items, _Tables
 
@@ -152,6 +153,8 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
         if table == "chips":
             out += [c for c in (_references(frame, ref, "products", "products"),
                                 _references(frame, ref, "architecture", "architectures")) if c]
+            if "process_nm" in frame.columns:
+                out.append(_computed(frame, "process_nm", _row_messages(frame, _process_message), "process_nm"))
         if table == "systems":
             check = _references(frame, ref, "gpu_product", "products")
             if check:
@@ -161,6 +164,20 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
             out.append(_computed(frame, "gpu_named", messages, "gpu_product"))
         return out
     return checks
+
+
+def _process_message(row: Mapping[str, str]) -> str:
+    """process_nm lists whole nanometre figures, among them every figure process_node states, and is filled
+    whenever process_node is (the checker reads the node by these figures)."""
+    node, said = str(row.get("process_node", "") or ""), split_items(row.get("process_nm"))
+    if not node.strip():
+        return "process_nm is filled but process_node is empty" if said else ""
+    if not said:
+        return f"process_node is {node!r} but process_nm is empty: give the nanometre figures it is called by"
+    if any(not item.isdigit() for item in said):
+        return f"process_nm must list whole nanometre figures separated by |, not {row.get('process_nm')!r}"
+    missing = [n for n in re.findall(r"(\d+)\s*nm", node) if n not in said]
+    return f"process_node {node!r} states {'/'.join(missing)} nm, which process_nm lacks" if missing else ""
 
 
 def link_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:

@@ -1,0 +1,70 @@
+"""Process-node claims ("H100采用台积电4N工艺") against the chips table: the node a card's GPU is made on
+(``process_node``, as the vendor names it), the nanometre figures it is named or reported as (``process_nm``: TSMC 4N
+is a 5 nm-class node that articles also call 4 nm) and the foundry.
+
+A node is right when its nanometres (or the digits of its name, N7 -> 7) are among the chip's; a foundry the text
+names must be the chip's. A package of several dies (MI300X: compute dies and I/O dies on different nodes) is only
+ever supported: the table may not hold every die's node.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .compare import quoted
+from .records import Check, Claim, Reason, Scope, Verdict
+from .reference import Reference, SpecRow
+
+_FOUNDRY_ZH = {"TSMC": "台积电", "Samsung": "三星", "Intel": "英特尔"}
+
+
+def _chips(claim: Claim, ref: Reference) -> list[str]:
+    subject = claim.subject or ""
+    if claim.scope is Scope.CHIP:
+        found = ref.entity(subject)
+        return [found.id] if found is not None and found.kind == "chip" else []
+    return [c for pid in ref.members(subject) for c in ref.chips_of(pid)]
+
+
+def check_process(claim: Claim, ref: Reference) -> Check:
+    name = ref.name(claim.subject or "")
+    where = name if claim.scope is Scope.CHIP else f"{name}的GPU芯片"
+    chips = list(dict.fromkeys(_chips(claim, ref)))
+    nm = {str(r.value) for c in chips for r in ref.facts(c, "process_nm")}
+    nodes = [r for c in chips for r in ref.facts(c, "process_node")]
+    foundries = {str(r.value) for c in chips for r in ref.facts(c, "foundry")}
+    if not nm or not nodes:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的制程工艺数据，无法核实。",
+                     reason=Reason.NO_REFERENCE_VALUE if ref.knows(claim.subject or "") else Reason.NOT_IN_REFERENCE)
+    expected = _expected(ref, chips, nodes)
+    first: SpecRow = nodes[0]
+    digits = re.search(r"\d+", str(claim.value))
+    node_ok = digits is not None and digits.group(0) in nm
+    foundry_ok = claim.detail is None or claim.detail in foundries
+    if node_ok and foundry_ok:
+        return Check(Verdict.SUPPORTED, f"{where}采用{expected}，与文中所述相符。", expected,
+                     first.source_url, first.source_title)
+    several_dies = any(float(r.value) > 1 for c in chips for r in ref.facts(c, "die_count"))
+    if several_dies:
+        return Check(Verdict.UNVERIFIABLE, f"{name}由多颗die封装而成，参考表只收录了{expected}，各die的工艺可能不同，"
+                     "无法核实。", expected, first.source_url, first.source_title, Reason.NOT_COMPARABLE)
+    wrong = [] if foundry_ok else [f"代工厂是{'/'.join(_FOUNDRY_ZH.get(f, f) for f in sorted(foundries))}"
+                                   f"而非{_FOUNDRY_ZH.get(claim.detail or '', claim.detail)}"]
+    if not node_ok:
+        wrong.append(f"制程不是{claim.value}")
+    why = "，".join(wrong)
+    return Check(Verdict.CONTRADICTED, f"{where}采用{expected}，文中“{quoted(claim)}”不正确（{why}）。",
+                 expected, first.source_url, first.source_title)
+
+
+def _expected(ref: Reference, chips: list[str], nodes: list[SpecRow]) -> str:
+    """"台积电 4N 工艺（GH100）", one per chip."""
+    parts = []
+    for c in chips:
+        foundry = next((str(r.value) for r in ref.facts(c, "foundry")), "")
+        node = next((str(r.value) for r in nodes if r.product_id == c), "")
+        said = "/".join(f"{r.value}nm" for r in ref.facts(c, "process_nm"))
+        also = f"，常写作{said}" if node and "nm" not in node and said else ""  # 4N: "4nm/5nm"
+        if node:
+            parts.append(f"{_FOUNDRY_ZH.get(foundry, foundry)} {node} 工艺（{ref.name(c)}{also}）".strip())
+    return "；".join(dict.fromkeys(parts))

@@ -1,0 +1,60 @@
+"""Process nodes: "H100采用台积电4N工艺", "RTX 3090基于三星8nm制程", "GA100芯片采用7nm工艺" -- the process a card's
+GPU (or a chip) is made on, and the foundry when the text names one.
+
+The node is a number of nanometres (7nm, 12 nm FFN) or a foundry's name for a node (4N, N7, 8N). A bare "7nm" is
+read as a node only with a word that says so in its clause (工艺, 制程, process, a foundry's name), so a wavelength or a
+feature size elsewhere in the text is not taken for one. The owner is the card named before it in the clause (the
+usual owner rules) or a chip named there ("GH100采用…").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..records import Mention, Scope
+from ..reference import Reference
+from . import cues
+from .draft import Draft
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, resolve
+
+_FOUNDRY = cues.LEX.alt("foundry")
+_PROCESS_WORD = cues.LEX.alt("process_word")
+# a node: "7nm", "7 纳米", "12nm FFN", "16 nm FinFET"; or a foundry's node name: 4N, 4NP, N7, N4P, 8N
+_NODE = (r"(?:(?P<nm>\d{1,2})\s*(?:nm|纳米|奈米)(?![A-Za-z])(?:\s*(?:FinFET|FFN|EUV))?"
+         r"|(?P<name>\d{1,2}NP?|N\d{1,2}[PX]?)(?![A-Za-z\d]))")
+_ANY_NODE = re.sub(r"\?P<\w+>", "", _NODE)
+# the process word after the node, or after the nodes listed with it ("5nm和6nm工艺")
+_WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:的)?\s*{_PROCESS_WORD})"
+_PHRASE = re.compile(rf"(?P<foundry>{_FOUNDRY})?\s*(?:的)?\s*(?P<node>{_NODE})(?={_WORD_AFTER})?", re.I)
+_WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
+_GATE = re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I)
+
+
+def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """The process-node claims of one sentence."""
+    if _GATE.search(text) is None:
+        return []
+    out: list[Draft] = []
+    for m in _PHRASE.finditer(text):
+        cs, _ce = cues.clause_bounds(text, m.start())
+        said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start())
+        if m.group("name") and not said:
+            continue  # "N7" alone may be anything; a node name needs a foundry or a process word
+        if not said or cues.NEGATION.search(text, cs, m.start()):
+            continue
+        node = f"{m.group('nm')} nm" if m.group("nm") else m.group("name").upper()
+        foundry = cues.LEX.value_of("foundry", m.group("foundry")) if m.group("foundry") else None
+        start, end = m.start("foundry") if m.group("foundry") else m.start("node"), m.end("node")
+        for subj, scope in _owners(text, start, mentions, state):
+            out.append(Draft(start, end, subj, "process_node", node, None, detail=foundry, scope=scope))
+    return out
+
+
+def _owners(text: str, pos: int, mentions: list[Mention], state: DocState) -> list[tuple[Subject, Scope]]:
+    """The card(s) the usual rules find; else the chip named last before the node in its clause."""
+    cs, _ce = cues.clause_bounds(text, pos)
+    chips = [m for m in mentions if m.kind == "chip" and cs <= m.start and m.end <= pos]
+    cards = [m for m in mentions if m.kind in SUBJECT_KINDS and cs <= m.start and m.end <= pos]
+    if chips and (not cards or chips[-1].start > cards[-1].start):
+        return [(as_subject(text, chips[-1], "clause"), Scope.CHIP)]
+    return [(s, Scope.PRODUCT) for s in resolve(text, pos, mentions, state)]

@@ -1,0 +1,60 @@
+"""Process-node claims (pipeline/extract/process.py, pipeline/check_process.py): every case asserts the complete
+claim list of its text and the reason of each unverifiable claim. Texts are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.test_owner_scope import claims_with_reasons
+
+P, CHIP, U, S, C = "product", "chip", "unverifiable", "supported", "contradicted"
+
+# fmt: off
+CASES = [
+    ("H800采用台积电4N工艺。", [("台积电4N", "process_node", "nvidia_h800", P, S, None)]),
+    # TSMC 4N is a 5 nm-class node that articles also call 4 nm
+    ("L40S基于台积电5nm制程。", [("台积电5nm", "process_node", "nvidia_l40s", P, S, None)]),
+    ("H200用的是4nm工艺。", [("4nm", "process_node", "nvidia_h200", P, S, None)]),
+    ("A800采用台积电8nm工艺。", [("台积电8nm", "process_node", "nvidia_a800", P, C, None)]),
+    ("RTX 3060采用台积电7nm工艺。", [("台积电7nm", "process_node", "nvidia_rtx_3060", P, C, None)]),  # Samsung 8N
+    ("RTX 3080采用三星8nm工艺，拥有8704个CUDA核心。", [("三星8nm", "process_node", "nvidia_rtx_3080", P, S, None),
+                                               ("8704个", "cuda_cores", "nvidia_rtx_3080", P, S, None)]),
+    ("AD104核心采用4nm工艺。", [("4nm", "process_node", "AD104", CHIP, S, None)]),
+    ("P40采用16nm工艺，显存24GB。", [("16nm", "process_node", "nvidia_tesla_p40", P, S, None),
+                                  ("24GB", "memory_size", "nvidia_tesla_p40", P, S, None)]),
+    ("RTX 4090 採用台積電 4N 製程。", [("台積電 4N", "process_node", "nvidia_rtx_4090", P, S, None)]),
+    ("V100 is built on a 16 nm process.", [("16 nm", "process_node", "nvidia_tesla_v100", P, C, None)]),
+    # the nodes listed before the process word are nodes too; a package of several dies is never flagged
+    ("MI325X采用5nm和6nm工艺。", [("5nm", "process_node", "amd_mi325x", P, S, None),
+                               ("6nm", "process_node", "amd_mi325x", P, U, "not_comparable")]),
+    # not a node: no process word or foundry, no card, or denied
+    ("这款光模块的波长是850nm。", []),
+    ("N7是台积电的工艺名称。", []),
+    ("A30显存24GB，不是7nm工艺。", [("24GB", "memory_size", "nvidia_a30", P, S, None)]),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_process_node(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert claims_with_reasons(text, "t.txt") == expected
+
+
+FOUNDRIES = {"台积电": "TSMC", "TSMC": "TSMC", "三星": "Samsung", "Samsung": "Samsung", "": None}
+
+
+@settings(max_examples=40, deadline=None)
+@given(foundry=st.sampled_from(sorted(FOUNDRIES)), nm=st.integers(1, 99), space=st.sampled_from(["", " "]),
+       word=st.sampled_from(["工艺", "制程", " process"]))
+def test_a_written_node_is_read_whole(foundry: str, nm: int, space: str, word: str) -> None:
+    """Any node written as <foundry><n>nm<process word> after a card is one claim of that node and foundry."""
+    from pipeline.api import check_text
+
+    text = f"T4采用{foundry}{space}{nm}{space}nm{word}。"
+    claims = [c for c in check_text(text, doc_id="t.txt") if c.attribute == "process_node"]
+    assert [(c.subject, c.value, c.detail) for c in claims] == [("nvidia_t4", f"{nm} nm", FOUNDRIES[foundry])]
+    assert claims[0].text == (f"{foundry}{space}" if foundry else "") + f"{nm}{space}nm"
+    assert claims[0].check is not None
+    assert claims[0].check.verdict.value == (S if nm == 12 and FOUNDRIES[foundry] in (None, "TSMC") else C)
