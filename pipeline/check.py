@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from .check_chip import CHIP_FIGURES, check_chip_figure, check_process
 from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
-from .check_process import check_process
 from .check_scoped import check_one_direction, check_scoped
 from .check_secondary import check_secondary
 from .check_variants import pin_variants
@@ -127,6 +127,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_manufacturer(claim, ref)
     if claim.attribute == "process_node":
         return check_process(claim, ref)
+    if claim.attribute in CHIP_FIGURES:
+        return check_chip_figure(claim, ref, tol)
     if claim.attribute in ("concept", "positioning", "precision"):
         from .concept_check import check_concept
 

@@ -1,5 +1,6 @@
-"""Process-node claims (pipeline/extract/process.py, pipeline/check_process.py): every case asserts the complete
-claim list of its text and the reason of each unverifiable claim. Texts are written for these tests."""
+"""Claims about a card's GPU die: process nodes (pipeline/extract/process.py) and transistor counts (a count cue),
+checked by pipeline/check_chip.py. Every case asserts the complete claim list of its text and the reason of each
+unverifiable claim. Texts are written for these tests."""
 
 from __future__ import annotations
 
@@ -34,11 +35,30 @@ CASES = [
     ("N7是台积电的工艺名称。", []),
     ("A30显存24GB，不是7nm工艺。", [("24GB", "memory_size", "nvidia_a30", P, S, None)]),
 ]
+
+TRANSISTORS = [
+    ("GH100芯片集成了800亿个晶体管。", [("800亿个", "transistors", "GH100", CHIP, S, None)]),
+    ("L40拥有763亿个晶体管。", [("763亿个", "transistors", "nvidia_l40", P, S, None)]),
+    # vendors round: 54 billion for GA100's 54.2
+    ("A30的GPU有540亿个晶体管。", [("540亿个", "transistors", "nvidia_a30", P, S, None)]),
+    ("A30的GPU有640亿个晶体管。", [("640亿个", "transistors", "nvidia_a30", P, C, None)]),
+    # a package of two dies: each die's count or the package's
+    ("GB200里的每颗B200有2080亿个晶体管。", [("2080亿个", "transistors", "nvidia_b200", P, S, None)]),
+    ("B200单颗die有1040亿个晶体管。", [("1040亿个", "transistors", "nvidia_b200", "unit", S, None)]),
+    ("B200拥有1200亿个晶体管。", [("1200亿个", "transistors", "nvidia_b200", P, C, None)]),
+    # the table has no count for this package
+    ("MI325X拥有1530亿个晶体管。", [("1530亿个", "transistors", "amd_mi325x", P, U, "no_reference_value")]),
+]
 # fmt: on
 
 
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_process_node(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert claims_with_reasons(text, "t.txt") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), TRANSISTORS)
+def test_transistor_count(text: str, expected: list[tuple[object, ...]]) -> None:
     assert claims_with_reasons(text, "t.txt") == expected
 
 

@@ -1,4 +1,9 @@
-"""Process-node claims ("H100采用台积电4N工艺") against the chips table: the node a card's GPU is made on
+"""Claims about a card's GPU die, checked against the chips table.
+
+Figures of the die (H100拥有800亿个晶体管): a card's figure is its chip's, or the package's when the card holds
+several dies of one kind (B200: two GB100 dies, 2 x 104 billion); articles give either.
+
+Process-node claims ("H100采用台积电4N工艺"): the node a card's GPU is made on
 (``process_node``, as the vendor names it), the nanometre figures it is named or reported as (``process_nm``: TSMC 4N
 is a 5 nm-class node that articles also call 4 nm) and the foundry.
 
@@ -10,10 +15,17 @@ ever supported: the table may not hold every die's node.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from .compare import quoted
+from .compare import fmt, numeric_fits, quoted
+from .config import Tolerance
 from .records import Check, Claim, Reason, Scope, Verdict
-from .reference import Reference, SpecRow
+from .reference import ATTRIBUTE_ZH, Reference, SpecRow
+
+# attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
+CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9)}
+# vendors round transistor counts: NVIDIA writes "54 billion" for GA100's 54.2, "28 billion" for GA102's 28.3
+_ROUNDED = 0.02
 
 _FOUNDRY_ZH = {"TSMC": "台积电", "Samsung": "三星", "Intel": "英特尔"}
 
@@ -68,3 +80,36 @@ def _expected(ref: Reference, chips: list[str], nodes: list[SpecRow]) -> str:
         if node:
             parts.append(f"{_FOUNDRY_ZH.get(foundry, foundry)} {node} 工艺（{ref.name(c)}{also}）".strip())
     return "；".join(dict.fromkeys(parts))
+
+
+def check_chip_figure(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
+    """A figure of the card's die (or of the chip named): the die's, or the package's for several dies of one kind."""
+    name = ref.name(claim.subject or "")
+    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    chips = list(dict.fromkeys(_chips(claim, ref)))
+    rows = [r for c in chips for r in ref.facts(c, claim.attribute)]
+    if not rows or len(chips) != 1 or not isinstance(claim.value, (int, float)):
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的{attr_zh}数据，无法核实。",
+                     reason=Reason.NO_REFERENCE_VALUE if ref.knows(claim.subject or "") else Reason.NOT_IN_REFERENCE)
+    factor = CHIP_FIGURES[claim.attribute][1] if float(claim.value) >= 1e6 else 1.0  # 800亿个, or 80 (billion)
+    stated = replace(claim, value=float(claim.value) * factor, multiplier=1,
+                     extra={**claim.extra, "resolution": float(claim.extra.get("resolution", 0.0)) * factor})
+    dies = max((int(float(r.value)) for r in ref.facts(chips[0], "die_count")), default=1)
+    per_die = float(rows[0].value)
+    expected = _in_words(claim.attribute, per_die, dies)
+    where = name if claim.scope is Scope.CHIP else f"{name}的GPU芯片（{ref.name(chips[0])}）"
+    first = rows[0]
+    rounded = replace(tol, exact=max(tol.exact, _ROUNDED))
+    if numeric_fits(stated, [per_die, per_die * dies] if dies > 1 else [per_die], rounded):
+        return Check(Verdict.SUPPORTED, f"{where}的{attr_zh}为{expected}，与文中所述相符。", expected,
+                     first.source_url, first.source_title)
+    return Check(Verdict.CONTRADICTED, f"{where}的{attr_zh}应为{expected}，文中“{quoted(claim)}”不正确。", expected,
+                 first.source_url, first.source_title)
+
+
+def _in_words(attribute: str, per_die: float, dies: int) -> str:
+    """"800亿个" for 80 billion transistors; "每颗die 1040亿个，2颗合计2080亿个" for a package of two."""
+    unit = CHIP_FIGURES[attribute][0]
+    scale = 10 if attribute == "transistors" else 1  # billions in 亿
+    one = f"{fmt(per_die * scale)}{unit}"
+    return one if dies <= 1 else f"每颗die {one}，{dies}颗合计{fmt(per_die * scale * dies)}{unit}"
