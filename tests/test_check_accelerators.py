@@ -50,6 +50,10 @@ TPU_CASES = [
      [("16GB", "memory_size", "google_tpu_v2", P, S), ("HBM2", "memory_type", "google_tpu_v2", P, U)]),
     ("TPU v2配备8GB HBM2。",
      [("8GB", "memory_size", "google_tpu_v2", P, C), ("HBM2", "memory_type", "google_tpu_v2", P, U)]),
+    ("TPU v4是英伟达推出的芯片。", [("英伟达推出", "manufacturer", "google_tpu_v4", P, C)]),
+    ("谷歌推出了TPU v5p，配备95GB HBM2e。",
+     [("谷歌推出", "manufacturer", "google_tpu_v5p", P, S), ("95GB", "memory_size", "google_tpu_v5p", P, S),
+      ("HBM2e", "memory_type", "google_tpu_v5p", P, S)]),
     # a bare version is not a TPU (driver versions, instance names, other products' v4): no claim, beside a control
     ("v4版本的驱动支持16GB显存。", []),
     ("新的v5e实例带宽为819GB/s。", []),
