@@ -33,6 +33,11 @@ TPU_CASES = [
     ("TPUv5p配备95GB HBM2e显存，带宽4.8TB/s。",
      [("95GB", "memory_size", "google_tpu_v5p", P, S), ("HBM2e", "memory_type", "google_tpu_v5p", P, S),
       ("4.8TB/s", "memory_bandwidth", "google_tpu_v5p", P, C)]),
+    # the inter-chip interconnect's own figure is not checked against the HBM (the reference has no ICI rows)
+    ("TPU v5p的ICI带宽为1200GB/s。", [("1200GB/s", "interconnect_bandwidth", "google_tpu_v5p", P, U)]),
+    ("TPU v5e的ICI带宽为1.6Tbps。", [("1.6Tbps", "interconnect_bandwidth", "google_tpu_v5e", P, U)]),
+    ("TPU v5e支持ICI互联，HBM带宽819GB/s。",
+     [("HBM", "memory_type", "google_tpu_v5e", P, S), ("819GB/s", "memory_bandwidth", "google_tpu_v5e", P, S)]),
     ("TPU v5p的显存带宽为2765GB/s。", [("2765GB/s", "memory_bandwidth", "google_tpu_v5p", P, S)]),
     ("Google TPU v4的峰值算力为275 TFLOPS（BF16）。", [("275 TFLOPS", "bf16", "google_tpu_v4", P, S)]),
     ("第四代TPU的内存为32GB。", [("32GB", "memory_size", "google_tpu_v4", P, S)]),
