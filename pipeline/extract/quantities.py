@@ -22,12 +22,13 @@ _CN_NUM = rf"[{_CN_DIGITS}]+(?:点[{_CN_DIGITS}]+)?"
 # a year is written digit by digit: 2020年, 二〇二〇年 (两千零二十年 would be a count of years)
 _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 
-# unit alternatives; order matters (rates before sizes)
+# unit alternatives; order matters (rates before sizes). A size in GiB is read as GB: memory capacities are binary
+# whichever way they are written (Google's "32 GiB" HBM is the "32GB" of other pages); a GiB/s rate stays unread
 _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
     r"|(?P<tput>[PTG]?FLOPS|[PT]OPS|[PTG]FLOPs)"
     r"|(?P<freq>[MG]Hz)"
-    r"|(?P<size>[KMGT]B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
+    r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
     r"|(?P<bits>[- ]?bit(?![A-Za-z])|位宽|位(?![置数]))"
     r"|(?P<year>年(?!代))"
