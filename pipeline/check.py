@@ -145,6 +145,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         if claim.attribute == "tdp" and not (claim.scope_detail or "").isdigit():  # a named system, not N cards
             return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，"
                          "参考表没有这套系统的功耗，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
+    if claim.scope is Scope.UNIT and claim.scope_detail == "die" and _one_die(ref, claim.subject or ""):
+        claim = replace(claim, scope=Scope.PRODUCT, scope_detail=None)  # "H100每颗芯片…": its one die is the card's
     if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1:
         return check_scoped(claim, ref, tol)
     if claim.attribute == "interface":
@@ -202,6 +204,12 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+def _one_die(ref: Reference, subject: str) -> bool:
+    """The card's GPU is one die (the chips table knows its chip, and no package of several dies)."""
+    chips = [c for pid in ref.members(subject) for c in ref.chips_of(pid)]
+    return bool(chips) and all(float(r.value) <= 1 for c in chips for r in ref.facts(c, "die_count"))
 
 
 def _member_fits(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> bool:

@@ -108,6 +108,10 @@ SCOPE_CASES = [
       ("900GB/s", "interconnect_bandwidth", "nvidia_b200", P, S, None)]),
     ("Gaudi 3的互联带宽单向为600GB/s。", [("600GB/s", "interconnect_bandwidth", "intel_gaudi_3", P, U,
                                          "scope_not_product")]),
+    # 每颗芯片 of a card whose GPU is one die is the card's figure; of a package of several dies, one die's
+    ("H200每颗芯片配备141GB显存。", [("141GB", "memory_size", "nvidia_h200", "unit", S, None)]),
+    ("H200每颗芯片配备120GB显存。", [("120GB", "memory_size", "nvidia_h200", "unit", C, None)]),
+    ("B200每颗芯片有96GB显存。", [("96GB", "memory_size", "nvidia_b200", "unit", U, "scope_not_product")]),
     # an ordinal is a generation, not a count
     ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None),
                                          ("Tensor Core（第3代）", "generation", "nvidia_a100", P, S, None)]),
