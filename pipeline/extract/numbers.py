@@ -38,7 +38,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     if not quantities:
         return out
     spans = [(m.start, m.end) for m in mentions]
-    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
+    # "8 × 80GB = 640GB" (an expression is written with "=")
+    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)} if "=" in text else {}
     unbound = cues.BARE_MULTIPLIER.search(text)
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
