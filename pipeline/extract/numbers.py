@@ -45,6 +45,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     respectively = _respectively(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
+    cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
     for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
                 text[max(0, q.start - 1):q.start] == "第"):
@@ -84,8 +85,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                 if not float(value).is_integer():
                     continue  # "1.2 CUDA核心" is a section number: a count is a whole number
                 value, unit = int(value), None
-            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
-                                               _sentence_cards(text, mentions, state, unbound))
+            if not cards:
+                cards.append(_sentence_cards(text, mentions, state, unbound))
+            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier, cards[0])
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
                              _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
                              q.written_unit, scope, scope_detail))

@@ -227,8 +227,8 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
             i += 2
             continue
         qual, s, e = _qualifier(text, q.start, q.end)
-        if q.qualifier is not Qualifier.EXACT and qual is Qualifier.EXACT:
-            yield q
+        if qual is Qualifier.EXACT and (q.qualifier is not Qualifier.EXACT or (s, e) == (q.start, q.end)):
+            yield q  # no hedge around it (a new Quantity would have the same fields)
         elif q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
             yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
                            q.resolution, q.scale)
