@@ -5,10 +5,15 @@ the architectures and links tables. True and false cases in equal measure."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from pipeline.extract.history import _introduction_drafts, _introductions
+from pipeline.extract.subjects import DocState, Subject
 from pipeline.lexicon import load_lexicon
 from pipeline.records import Reason, Verdict
 from pipeline.reference import Reference, split_list
+from pipeline.segment import Segmenter
 from tests.claim_helpers import claims_for, rows
 
 FIELDS = ("value", "expected")
@@ -210,3 +215,22 @@ def test_every_feature_word_names_a_feature_the_architectures_table_lists(ref: R
     listed = {f.lower() for a in ref.items["architecture"].values() for f in split_list(a.fields["introduced"])}
     for e in load_lexicon().rows("feature_name"):
         assert e.value.lower() in listed, f"{e.where}: {e.value!r} is no architecture's 'introduced' entry"
+
+
+# ---- the gate in front of introductions and firsts reads as the plain reading
+
+INTRO_PARTS = ["H100", "A100", "Hopper架构", "Volta", "RTX 4090", "它", "NVIDIA", "是", "首款", "支持",
+               "首次", "引入了", "率先采用", "从", "开始", "最早出现在", "上", "的GPU", "不是", "Tensor Core",
+               "FP8", "MIG", "HBM3", "Transformer Engine", "NVLink", "结构化稀疏", "显存", "，", "。", " "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(INTRO_PARTS), max_size=12))
+def test_introductions_gate_changes_nothing(parts: list[str], segmenter: Segmenter, ref: Reference) -> None:
+    """With or without the gates (a product or architecture named, a feature word), the same drafts, even when the
+    section and the topic could name an owner."""
+    text = "".join(parts)
+    mentions = list(segmenter.matcher.find(text))
+    for state in (DocState(), DocState(topic=Subject("nvidia_h100", "H100"), topic_clear=True,
+                                       families=[(1, "hopper")])):
+        assert _introduction_drafts(text, mentions, state, ref) == _introductions(text, mentions, state, ref)

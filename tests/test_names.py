@@ -5,7 +5,13 @@ its sentence (``rows``)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from pipeline.extract import names
+from pipeline.extract.subjects import DocState, Subject
+from pipeline.reference import Reference
+from pipeline.segment import Segmenter
 from tests.claim_helpers import C, P, S, U, claims_for, rows
 
 
@@ -146,3 +152,23 @@ IDENTITY_CASES = [
 @pytest.mark.parametrize(("text", "expected"), IDENTITY_CASES)
 def test_a_card_glossed_by_another_cards_name(text: str, expected: list[tuple[str, ...]]) -> None:
     assert rows(claims_for(text)) == expected
+
+
+# ---- the kind gate of _mention_drafts reads as the plain loop over every mention
+
+NAME_PARTS = ["H100", "A100", "RTX 4090", "Hopper", "Ampere架构", "GH100", "AD102", "核心", "HBM3", "GDDR6X",
+              "显存", "NVLink", "采用", "基于", "搭载", "配备", "从", "升级到", "不是", "前代", "（", "）", "和", "、",
+              "的", "，", "。", " "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from(NAME_PARTS), max_size=12))
+def test_the_kind_gate_changes_no_name_draft(parts: list[str], segmenter: Segmenter, ref: Reference,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "".join(parts)
+    mentions = list(segmenter.matcher.find(text))
+    state = DocState(topic=Subject("nvidia_h100", "H100"), topic_clear=True)
+    gated = names._mention_drafts(text, mentions, state, ref)
+    with monkeypatch.context() as patched:  # every kind let through: the loop as written without the gate
+        patched.setattr(names, "_NAMED_KINDS", frozenset(m.kind for m in mentions) | names._NAMED_KINDS)
+        assert gated == names._mention_drafts(text, mentions, state, ref)

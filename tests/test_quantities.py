@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.extract.quantities import Quantity, find_quantities, parse_number
+from pipeline.extract.quantities import _QUANTITY, Quantity, _unit_of, find_quantities, parse_number
 from pipeline.normalize import normalize
 from pipeline.records import Qualifier
 
@@ -333,3 +334,29 @@ def test_hedge_number_unit_round_trip(hedge: tuple[str, str], number: int, group
 ])
 def test_ranges_need_an_ascending_pair(text: str, expected: list[object]) -> None:
     assert [q.value for q in find_quantities(normalize(text))] == expected
+
+
+# ------------------------------------------------------------------ the fast reading is the plain one
+
+def _plain_unit_of(m: re.Match[str]) -> str:
+    """The unit's kind as first written: the first unit group (in the pattern's order) that matched."""
+    kinds = ("rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count")
+    return next((kind for kind in kinds if m.group(kind)), "bare")
+
+
+_PLAIN_QUANTITY = re.compile(_QUANTITY.pattern.split(")(?:", 1)[1][:-1])
+UNIT_HEAVY = st.lists(st.sampled_from(["0", "12", "3.5", "1,024", "二", "十", "年代", "多", "余", "万", " ", "GB",
+                                        "G", "TB/s", "Gbps", "MB每秒", "TFLOPS", "TOPS", "MHz", "W", "kW", "千瓦",
+                                        "bit", "位宽", "位置", "年", "倍", "%", "个", "颗", "A", "x.", "/", "-",
+                                        "，"]), max_size=20).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(UNIT_HEAVY)
+def test_the_first_digit_lookahead_and_the_last_group_read_as_the_plain_pattern(text: str) -> None:
+    """``_QUANTITY`` (a first-character lookahead in front) finds what the pattern without it finds, and the unit
+    kind taken from the last group closed is the one the loop over every unit group finds."""
+    assert _QUANTITY.pattern.startswith("(?=[")
+    fast, plain = list(_QUANTITY.finditer(text)), list(_PLAIN_QUANTITY.finditer(text))
+    assert [(m.span(), m.groupdict()) for m in fast] == [(m.span(), m.groupdict()) for m in plain]
+    assert [_unit_of(m)[0] for m in fast] == [_plain_unit_of(m) for m in plain]

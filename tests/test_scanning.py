@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.extract import cues
 from pipeline.lexicon import load_lexicon
 from pipeline.lexicon.scanning import any_of, first_class, with_first_chars
 
@@ -111,3 +112,23 @@ def test_any_of_matches_where_one_of_its_patterns_does(text: str, expected: bool
 def test_any_of_refuses_patterns_of_different_flags() -> None:
     with pytest.raises(ValueError, match="one set of flags"):
         any_of([re.compile("a", re.I), re.compile("b")])
+
+
+# cue patterns given the lookahead, each against the pattern as written (searched at every start and end, as the
+# extractors search clauses and the text before a figure)
+CUE_ALPHABET = st.sampled_from(list("前后两二者它其这张卡块GPU显38 ×x=，,;。\n|-—a1"))
+
+
+@pytest.mark.parametrize("name", ["CLAUSE_BREAK", "BARE_MULTIPLIER", "PRONOUN"])
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(CUE_ALPHABET, max_size=24).map("".join))
+def test_cue_patterns_with_the_lookahead_find_what_the_plain_pattern_finds(name: str, text: str) -> None:
+    fast = getattr(cues, name)
+    assert fast.pattern.startswith("(?=[") and fast.pattern.endswith(")")
+    plain = re.compile(fast.pattern.split(")(?:", 1)[1][:-1], fast.flags)
+    for pos in range(len(text) + 1):
+        for endpos in (pos, len(text)):
+            assert [(m.span(), m.groupdict()) for m in fast.finditer(text, 0, endpos)] == \
+                [(m.span(), m.groupdict()) for m in plain.finditer(text, 0, endpos)]
+            found, expected = fast.search(text, pos, endpos), plain.search(text, pos, endpos)
+            assert (found and found.span()) == (expected and expected.span())

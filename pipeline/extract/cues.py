@@ -15,7 +15,7 @@ from .quantities import Quantity
 
 # "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
 # (a dash between digits is a range: "4 - 5 GB")
-CLAUSE_BREAK = re.compile(r"[,;。!?，；！？\n|]|(?<=\D)\s[-–—]\s(?=\D)")
+CLAUSE_BREAK = with_first_chars(r"[,;。!?，；！？\n|]|(?<=\D)\s[-–—]\s(?=\D)")
 LEX = load_lexicon()
 _W = LEX.alt  # a role's words as one alternation
 
@@ -71,10 +71,10 @@ MULTIPLIER_BEFORE = _re(
     rf"(?:(?P<dual>双(?:卡|路|显卡)?)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*{_CARDS}|(?P<x>\d+)\s*[×xX*]\s*)"
     r"\s*(?:的)?\s*$")
 MULTIPLIER_AFTER = re.compile(r"^\s*(?:[×xX*]\s*(?P<n>\d+)|(?P<dual>双卡|双路))")
-BARE_MULTIPLIER = re.compile(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"
-                             r"(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
+BARE_MULTIPLIER = with_first_chars(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"
+                                    r"(?P<m>\d+|[两二三四五六七八九十]+)\s*卡)")
 EXPRESSION = re.compile(r"(?P<n>\d+)\s*[×xX*]\s*(?P<per>[\d.]+\s*[A-Za-z/]+)\s*=\s*")
-PRONOUN = re.compile(_W("pronoun"))
+PRONOUN = with_first_chars(_W("pronoun"))
 TENSOR_PRESENCE = re.compile(
     r"(?P<neg>没有|不支持|不具备|无|缺少)?\s*(?:支持|具备|配备|拥有|加入|集成|带有|搭载|有|配有|内置)?"
     rf"\s*(?:第[一二三四五六七八九\d]代)?\s*(?P<tc>{LEX.alt('count_cue', 'tensor_cores')})"

@@ -199,9 +199,19 @@ def _denied(text: str, start: int) -> bool:
 
 
 def _introduction_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    # an introduction or a "first" is only ever said of a product or an architecture the sentence names (none of
+    # the three readings takes its owner from the context), so a sentence that names none, or no feature, has none
+    if not any(m.kind in _OWNER_KINDS for m in mentions) or not _ANY_FEATURE.search(text):
+        return []
+    return _introductions(text, mentions, state, ref)
+
+
+_OWNER_KINDS = frozenset({"product", "architecture"})
+
+
+def _introductions(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """``_introduction_drafts`` without its gates."""
     out: list[Draft] = []
-    if not _ANY_FEATURE.search(text):
-        return out
     for feature, pattern in _FEATURES:
         for hit in pattern.finditer(text):
             if any(d.start <= hit.start() < d.end for d in out):

@@ -25,6 +25,8 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
         if len(cards) >= 2 and len(values) == len(cards):
             respectively.update({v.start: as_subject(text, c) for v, c in zip(values, cards, strict=True)})
     for m in mentions:
+        if m.kind not in _NAMED_KINDS:
+            continue  # (a card's or a link's name is a subject, not a value: the tests below are for these three)
         cs, _ce = cues.clause_bounds(text, m.start)
         listed = _bracketed_products(text, m, mentions) if m.kind == "architecture" else []
         for p in listed:  # "Hopper（H100、H800）", "Ampere架构 (代表产品: A100)": each listed card's architecture
@@ -64,6 +66,7 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     return out
 
 
+_NAMED_KINDS = frozenset({"memory_type", "architecture", "chip"})
 _BRACKET_LIST = re.compile(r"\s*(?:架构|微架构)?\s*[(（]\s*(?:(?:代表|主要|典型)?(?:产品|型号|显卡|GPU)\s*[:：]?\s*|"
                            r"如|例如|包括)?", re.I)
 

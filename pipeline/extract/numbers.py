@@ -38,12 +38,14 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     if not quantities:
         return out
     spans = [(m.start, m.end) for m in mentions]
-    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)}
+    # "8 × 80GB = 640GB" (an expression is written with "=")
+    expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)} if "=" in text else {}
     unbound = cues.BARE_MULTIPLIER.search(text)
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     respectively = _respectively(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
+    cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
     for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
                 text[max(0, q.start - 1):q.start] == "第"):
@@ -83,8 +85,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                 if not float(value).is_integer():
                     continue  # "1.2 CUDA核心" is a section number: a count is a whole number
                 value, unit = int(value), None
-            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier,
-                                               _sentence_cards(text, mentions, state, unbound))
+            if not cards:
+                cards.append(_sentence_cards(text, mentions, state, unbound))
+            scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier, cards[0])
             if attr == "interconnect_bandwidth" and scope is Scope.PRODUCT and _one_direction(text, q):
                 scope_detail = "per_direction"
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lexicon import load_lexicon
-from ..lexicon.scanning import any_of
+from ..lexicon.scanning import any_of, with_first_chars
 from ..records import Qualifier
 
 _CN_DIGITS = "零〇一二两三四五六七八九十百千万亿"
@@ -37,8 +37,9 @@ _UNIT = (
     r"|(?P<count>个|顆|颗)"
 )
 _VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
-# not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range
-_QUANTITY = re.compile(
+# not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range; the first-character
+# lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
+_QUANTITY = with_first_chars(
     rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
@@ -112,30 +113,33 @@ def resolution_of(literal: str) -> float:
     return 10.0 ** min(zeros, len(literal) - 1)
 
 
+_UNIT_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count"})
+
+
 def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
     """(kind, canonical unit, written unit, scale to canonical, in_bits)."""
-    for kind in ("rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count"):
-        written = m.group(kind)
-        if not written:
-            continue
-        if kind == "rate":
-            w = written.replace(" ", "")
-            bits = w[1] == "b" or (w.lower().endswith("bps") and w[1] != "B")
-            scale = _SCALE[w[0].upper()] / (8.0 if bits else 1.0)
-            return "rate", "GB/s", written, scale, bits
-        if kind == "size":
-            return "size", "GB", written, _SCALE[written[0].upper()], False
-        if kind == "power":
-            return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
-        if kind == "tput":  # in TFLOPS (TOPS for integer operations)
-            w = written.upper()
-            prefix = w[0] if w[0] in "PTG" else ""
-            return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
-                {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
-        canonical = {"bits": "bit", "year": "year", "count": "count", "ratio": "ratio", "percent": "percent",
-                     "freq": written}[kind]
-        return kind, canonical, written, 1.0, False
-    return "bare", None, "", 1.0, False
+    # the unit groups are alternatives at the end of ``_QUANTITY``: when one matched, it is the last group closed
+    kind = m.lastgroup
+    if kind not in _UNIT_KINDS:
+        return "bare", None, "", 1.0, False
+    written = m.group(kind)
+    if kind == "rate":
+        w = written.replace(" ", "")
+        bits = w[1] == "b" or (w.lower().endswith("bps") and w[1] != "B")
+        scale = _SCALE[w[0].upper()] / (8.0 if bits else 1.0)
+        return "rate", "GB/s", written, scale, bits
+    if kind == "size":
+        return "size", "GB", written, _SCALE[written[0].upper()], False
+    if kind == "power":
+        return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
+    if kind == "tput":  # in TFLOPS (TOPS for integer operations)
+        w = written.upper()
+        prefix = w[0] if w[0] in "PTG" else ""
+        return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
+            {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
+    canonical = {"bits": "bit", "year": "year", "count": "count", "ratio": "ratio", "percent": "percent",
+                 "freq": written}[kind]
+    return kind, canonical, written, 1.0, False
 
 
 def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
@@ -224,8 +228,8 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
             i += 2
             continue
         qual, s, e = _qualifier(text, q.start, q.end)
-        if q.qualifier is not Qualifier.EXACT and qual is Qualifier.EXACT:
-            yield q
+        if qual is Qualifier.EXACT and (q.qualifier is not Qualifier.EXACT or (s, e) == (q.start, q.end)):
+            yield q  # no hedge around it (a new Quantity would have the same fields)
         elif q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
             yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
                            q.resolution, q.scale)

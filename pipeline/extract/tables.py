@@ -67,9 +67,15 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
     from ..segment import get_segmenter
 
     matcher = get_segmenter(ref).matcher
+    named_by: dict[tuple[int, int], Mention | None] = {}  # the key column's cells are read twice
 
     def products(cell: Cell) -> Mention | None:
         """The card a cell names: a cell that is (mostly) one card's name, not a value that mentions cards."""
+        if (cell.start, cell.end) not in named_by:
+            named_by[cell.start, cell.end] = _named_card(cell)
+        return named_by[cell.start, cell.end]
+
+    def _named_card(cell: Cell) -> Mention | None:
         text = seg.norm[cell.start:cell.end]
         found = [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS]
         if not found:
