@@ -69,6 +69,15 @@ CASES = [
     ("Tesla M60每个GPU有2048个CUDA核心、8GB显存。",
      [("2048个", "cuda_cores", "nvidia_tesla_m60", P, S), ("8GB", "memory_size", "nvidia_tesla_m60", P, S)]),
     ("Tesla M60配备12GB显存。", [("12GB", "memory_size", "nvidia_tesla_m60", P, C)]),
+    # counts and links the red-team found missing: the A100's enabled SMs, the MI300X's CUs, NVLink-C2C by name
+    ("A100 GPU启用了108个SM。", [("108个", "sm_count", "nvidia_a100", P, S)]),
+    ("A100 GPU启用了128个SM。", [("128个", "sm_count", "nvidia_a100", P, C)]),
+    ("MI300X共有304个计算单元。", [("304个", "compute_units", "amd_mi300x", P, S)]),
+    ("RTX 3090的稀疏FP16 Tensor算力为285 TFLOPS。", [("285 TFLOPS", "fp16", "nvidia_rtx_3090", P, S)]),
+    ("GH200里CPU和GPU之间的NVLink-C2C带宽为900GB/s。",
+     [("900GB/s", "interconnect_bandwidth", "nvidia_gh200", P, S)]),
+    ("GH200里CPU和GPU之间的NVLink-C2C带宽为1.8TB/s。",
+     [("1.8TB/s", "interconnect_bandwidth", "nvidia_gh200", P, C)]),
 ]
 
 

@@ -153,17 +153,19 @@ _GENERIC_RATE = LEX.regex("generic_rate")
 _SPECIFIC_MEMORY = LEX.regex("memory_noun")
 INFINITY_CACHE = LEX.regex("cache_name", "Infinity Cache")
 INFINITY_FABRIC = LEX.regex("link_name", "Infinity Fabric")
-_NVLINK = LEX.regex("link_name", "NVLink")
 _CACHE_LEVELS = LEX.groups("cache_level")
 # cards joined in a list: "A、B和C"
 COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
 
 
+_LINK_NAMES = LEX.groups("link_name")
+
+
 def link_named(text: str) -> str | None:
-    """The link ``text`` names last: "NVLink", "Infinity Fabric", or None (互连带宽: the card's own link)."""
-    found = [(m.start(), name) for name, pat in (("NVLink", _NVLINK), ("Infinity Fabric", INFINITY_FABRIC))
-             for m in pat.finditer(text)]
-    return max(found)[1] if found else None
+    """The link ``text`` names last (the longest name where two start together: NVLink-C2C, not NVLink), as the
+    lexicon's link_name values spell it, or None (互连带宽: the card's own link)."""
+    found = [(m.start(), m.end(), name) for name, pat in _LINK_NAMES for m in pat.finditer(text)]
+    return max(found)[2] if found else None
 
 
 def cache_named(text: str) -> str | None:

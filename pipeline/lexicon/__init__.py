@@ -63,7 +63,7 @@ ROLES: dict[str, RoleSpec] = {
     "cache_level": RoleSpec("attributes", "which cache level", frozenset({"L1", "L2", "L3"})),
     "cache_noun": RoleSpec("attributes", "a cache", _NONE),
     "cache_name": RoleSpec("attributes", "a named cache", frozenset({"Infinity Cache"})),
-    "link_name": RoleSpec("attributes", "a named GPU link", frozenset({"NVLink", "Infinity Fabric"})),
+    "link_name": RoleSpec("attributes", "a named GPU link", frozenset({"NVLink", "NVLink-C2C", "Infinity Fabric"})),
     "power_cue": RoleSpec("attributes", "a wattage is the card's power", _NONE),
     "year_cue": RoleSpec("attributes", "a year is a launch year", _NONE),
     "bus_cue": RoleSpec("attributes", "a bit count is the memory bus width", _NONE),
