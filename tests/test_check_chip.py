@@ -30,6 +30,13 @@ CASES = [
     # the nodes listed before the process word are nodes too; a package of several dies is never flagged
     ("MI325X采用5nm和6nm工艺。", [("5nm", "process_node", "amd_mi325x", P, S, None),
                                ("6nm", "process_node", "amd_mi325x", P, U, "not_comparable")]),
+    # 分别: each node to its card, in order; a word may qualify the process (混合工艺, 先进制程)
+    ("L4和A30分别采用4N和7nm工艺。", [("4N", "process_node", "nvidia_l4", P, S, None),
+                                  ("7nm", "process_node", "nvidia_a30", P, S, None)]),
+    ("L4和A30分别采用7nm和4N工艺。", [("7nm", "process_node", "nvidia_l4", P, C, None),
+                                  ("4N", "process_node", "nvidia_a30", P, C, None)]),
+    ("MI325X采用5nm与6nm混合工艺。", [("5nm", "process_node", "amd_mi325x", P, S, None),
+                                 ("6nm", "process_node", "amd_mi325x", P, U, "not_comparable")]),
     # not a node: no process word or foundry, no card, or denied
     ("这款光模块的波长是850nm。", []),
     ("N7是台积电的工艺名称。", []),

@@ -15,6 +15,7 @@ from ..records import Mention, Scope
 from ..reference import Reference
 from . import cues
 from .draft import Draft
+from .numbers import respective_cards
 from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, resolve
 
 _FOUNDRY = cues.LEX.alt("foundry")
@@ -24,7 +25,7 @@ _NODE = (r"(?:(?P<nm>\d{1,2})\s*(?:nm|纳米|奈米)(?![A-Za-z])(?:\s*(?:FinFET|
          r"|(?P<name>\d{1,2}NP?|N\d{1,2}[PX]?)(?![A-Za-z\d]))")
 _ANY_NODE = re.sub(r"\?P<\w+>", "", _NODE)
 # the process word after the node, or after the nodes listed with it ("5nm和6nm工艺")
-_WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:的)?\s*{_PROCESS_WORD})"
+_WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:的)?\s*[\u4e00-\u9fff]{{0,3}}{_PROCESS_WORD})"
 _PHRASE = re.compile(rf"(?P<foundry>{_FOUNDRY})?\s*(?:的)?\s*(?P<node>{_NODE})(?={_WORD_AFTER})?", re.I)
 _WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
 _GATE = re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I)
@@ -35,7 +36,9 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     if _GATE.search(text) is None:
         return []
     out: list[Draft] = []
-    for m in _PHRASE.finditer(text):
+    phrases = list(_PHRASE.finditer(text))
+    respectively = _respectively(text, mentions, phrases)
+    for m in phrases:
         cs, _ce = cues.clause_bounds(text, m.start())
         said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start())
         if m.group("name") and not said:
@@ -45,8 +48,20 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         node = f"{m.group('nm')} nm" if m.group("nm") else m.group("name").upper()
         foundry = cues.LEX.value_of("foundry", m.group("foundry")) if m.group("foundry") else None
         start, end = m.start("foundry") if m.group("foundry") else m.start("node"), m.end("node")
-        for subj, scope in _owners(text, start, mentions, state):
+        owners = [(respectively[m.start()], Scope.PRODUCT)] if m.start() in respectively else _owners(
+            text, start, mentions, state)
+        for subj, scope in owners:
             out.append(Draft(start, end, subj, "process_node", node, None, detail=foundry, scope=scope))
+    return out
+
+
+def _respectively(text: str, mentions: list[Mention], phrases: list[re.Match[str]]) -> dict[int, Subject]:
+    """"H100和A100分别采用4N和7nm工艺": the nodes after 分别 go to the cards named before it, in order."""
+    out: dict[int, Subject] = {}
+    for mark, ce, cards in respective_cards(text, mentions):
+        nodes = [m for m in phrases if mark.end() <= m.start() < ce]
+        if len(cards) >= 2 and len(nodes) == len(cards):
+            out.update({n.start(): as_subject(text, c) for n, c in zip(nodes, cards, strict=True)})
     return out
 
 
