@@ -41,6 +41,10 @@ CASES = [
     ("这款光模块的波长是850nm。", []),
     ("N7是台积电的工艺名称。", []),
     ("A30显存24GB，不是7nm工艺。", [("24GB", "memory_size", "nvidia_a30", P, S, None)]),
+    # a card named in another clause owns the node only when the node's clause says it is made on it
+    ("RTX 4080发布时，台积电的3nm工艺还没有量产。", []),
+    ("RTX 4080拥有459亿个晶体管，基于台积电4N工艺制造。", [("459亿个", "transistors", "nvidia_rtx_4080", P, S, None),
+                                                ("台积电4N", "process_node", "nvidia_rtx_4080", P, S, None)]),
 ]
 
 TRANSISTORS = [

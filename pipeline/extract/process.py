@@ -28,6 +28,8 @@ _ANY_NODE = re.sub(r"\?P<\w+>", "", _NODE)
 _WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:的)?\s*[\u4e00-\u9fff]{{0,3}}{_PROCESS_WORD})"
 _PHRASE = re.compile(rf"(?P<foundry>{_FOUNDRY})?\s*(?:的)?\s*(?P<node>{_NODE})(?={_WORD_AFTER})?", re.I)
 _WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
+# a verb that says a card is made on the node ("采用", "基于", "…制造"): needed when the card is named in another clause
+_VERB = re.compile(cues.LEX.alt("process_verb"), re.I)
 _GATE = re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I)
 
 
@@ -39,7 +41,7 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     phrases = list(_PHRASE.finditer(text))
     respectively = _respectively(text, mentions, phrases)
     for m in phrases:
-        cs, _ce = cues.clause_bounds(text, m.start())
+        cs, ce = cues.clause_bounds(text, m.start())
         said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start())
         if m.group("name") and not said:
             continue  # "N7" alone may be anything; a node name needs a foundry or a process word
@@ -50,6 +52,8 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         start, end = m.start("foundry") if m.group("foundry") else m.start("node"), m.end("node")
         owners = [(respectively[m.start()], Scope.PRODUCT)] if m.start() in respectively else _owners(
             text, start, mentions, state)
+        if not _VERB.search(text, cs, ce):  # "H100发布时，台积电的3nm工艺还没有量产": not what H100 is made on
+            owners = [(s, sc) for s, sc in owners if s.mention is not None and s.mention.start >= cs]
         for subj, scope in owners:
             out.append(Draft(start, end, subj, "process_node", node, None, detail=foundry, scope=scope))
     return out

@@ -71,6 +71,8 @@ ROLES: dict[str, RoleSpec] = {
     "process_word": RoleSpec("attributes", "says a figure in nanometres (7nm) or a node name (4N) is a process node",
                              _NONE),
     "foundry": RoleSpec("attributes", "a foundry, before a process node", frozenset({"TSMC", "Samsung", "Intel"})),
+    "process_verb": RoleSpec("attributes", "a card is made on the node that follows (needed when the card is named in "
+                             "another clause)", _NONE),
     "precision_name": RoleSpec("attributes", "a number format's name, as the precisions table spells it",
                                frozenset({"FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4", "FP4",
                                           "FP6"})),
