@@ -52,11 +52,22 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         start, end = m.start("foundry") if m.group("foundry") else m.start("node"), m.end("node")
         owners = [(respectively[m.start()], Scope.PRODUCT)] if m.start() in respectively else _owners(
             text, start, mentions, state)
-        if not _VERB.search(text, cs, ce):  # "H100发布时，台积电的3nm工艺还没有量产": not what H100 is made on
+        if _said_of_the_node(text, m, cs, ce):  # "H100发布时，台积电的3nm工艺还没有量产": not what H100 is made on
             owners = [(s, sc) for s, sc in owners if s.mention is not None and s.mention.start >= cs]
         for subj, scope in owners:
             out.append(Draft(start, end, subj, "process_node", node, None, detail=foundry, scope=scope))
     return out
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _said_of_the_node(text: str, m: re.Match[str], cs: int, ce: int) -> bool:
+    """The node's clause says something of the node itself (a predicate follows it: "3nm工艺还没有量产") and no
+    verb says a card is made on it: a card named outside the clause does not own it. A spec line (制程：4nm, "TSMC
+    5nm | 6nm") has no predicate."""
+    after = m.end("word") if m.group("word") else m.end()
+    return len(_HAN.findall(text, after, ce)) >= 2 and not _VERB.search(text, cs, ce)
 
 
 def _respectively(text: str, mentions: list[Mention], phrases: list[re.Match[str]]) -> dict[int, Subject]:
