@@ -84,6 +84,17 @@ INTRODUCED = [
     ("Volta架构首次引入了TF32。",
      [("首次引入了TF32", "introduced_by", "volta", "family", "contradicted", "TF32", "Ampere、CDNA 3")]),
     # negation
+    # the place before the owner, the verb after it
+    ("RT Core最早在Turing架构中引入。",
+     [("RT Core最早在Turing", "introduced_by", "turing", "family", "supported", "RT Core", "Turing")]),
+    ("RT Core首次在Ampere架构上亮相。",
+     [("RT Core首次在Ampere", "introduced_by", "ampere", "family", "contradicted", "RT Core", "Turing")]),
+    ("TF32不是最早在Hopper架构中出现的。",
+     [("TF32不是最早在Hopper", "introduced_by", "hopper", "family", "supported", "TF32", "Ampere、CDNA 3")]),
+    ("Transformer Engine最早是在Ampere架构中推出的。",
+     [("Transformer Engine最早是在Ampere", "introduced_by", "ampere", "family", "contradicted", "Transformer Engine",
+       "Hopper")]),
+    ("Tensor Core最早在V100发布时就有了。", []),
     ("Tensor Core不是最早出现在Turing架构上的。",
      [("Tensor Core不是最早出现在Turing", "introduced_by", "turing", "family", "supported", "Tensor Core",
        "Volta")]),

@@ -42,6 +42,10 @@ _INTRODUCE = re.compile(rf"(?:{_W('introduce_verb')})了?\s*(?:对|一套|一种
 _INTRODUCED_IN = re.compile(rf"^\s*(?P<neg>不是|并非|并不是|并没有|没有)?\s*(?:是|都是|也是)?\s*"
                             rf"(?:{_W('introduced_in')})\s*$")
 _FROM_START = re.compile(r"^\s*(?:是|都是)?\s*从\s*$")
+# "F最早在X架构中引入", "F首次在X上亮相": the place before the owner, the verb after it
+_FIRST_AT = re.compile(rf"^\s*(?P<neg>不是|并非|并不是|并没有|没有)?\s*(?:是|也是)?\s*(?:{_W('introduced_at')})\s*$")
+_AT_THEN = re.compile(r"^\s*(?:架构|GPU|系列|一代|显卡|芯片)?\s*(?:中|上|里|时|时代|之中|身上)?\s*(?:被|就|便)?\s*"
+                      rf"(?:{_W('introduce_verb')}|出现|诞生|亮相|登场|问世)")
 _STARTED = re.compile(r"^\s*(?:架构|GPU|系列|一代)?\s*(?:的GPU)?\s*(?:开始|推出|引入|诞生|出现|才有|起)")
 _FROM_BEFORE = re.compile(r"从\s*$")
 _STARTED_THEN = re.compile(r"^\s*(?:架构|GPU|系列)?\s*(?:开始|起)\s*,?\s*(?:就|才)?\s*"
@@ -255,15 +259,16 @@ def _introduced_by_owner(text: str, hit: re.Match[str], feature: str, mentions: 
 
 def _introduced_in(text: str, hit: re.Match[str], feature: str, mentions: list[Mention],
                    ref: Reference) -> Draft | None:
-    """F最早出现在X上 / F是从X架构推出来的 / F始于X."""
+    """F最早出现在X上 / F是从X架构推出来的 / F始于X / F最早在X架构中引入."""
     _cs, ce = cues.clause_bounds(text, hit.start())
     after = [m for m in mentions if m.kind in ("product", "architecture") and hit.end() <= m.start < ce]
     if not after:
         return None
     m = after[0]
     between = text[hit.end():m.start]
-    if not (_INTRODUCED_IN.match(between) or (_FROM_START.match(between)
-                                                and _STARTED.match(text[_end_of(text, m):ce]))):
+    if not (_INTRODUCED_IN.match(between)
+            or (_FROM_START.match(between) and _STARTED.match(text[_end_of(text, m):ce]))
+            or (_FIRST_AT.match(between) and _AT_THEN.match(text[_end_of(text, m):ce]))):
         return None
     owner = (_architecture_subject(m, ref, "clause") if m.kind == "architecture"
              else Subject(m.ref, m.text, m.variant, 1, "clause", m))

@@ -167,6 +167,7 @@ ROLES: dict[str, RoleSpec] = {
                                          "nvswitch_generation"})),
     "introduce_verb": RoleSpec("history", "X<word>F: X introduced F", _NONE),
     "introduced_in": RoleSpec("history", "F<word>X: F first appeared in X", _NONE),
+    "introduced_at": RoleSpec("history", "F<word>X…引入/出现: F first appeared in X (the verb after X)", _NONE),
     "first_word": RoleSpec("history", "<word>支持F的GPU: the first product or architecture with F", _NONE),
     "not_its_own": RoleSpec("history", "before a link or generation: not the owner's own (从NVLink 3.0…)", _NONE),
     "profession": RoleSpec("history", "以<word>命名: who an architecture is named after (value: the word "
