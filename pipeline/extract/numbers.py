@@ -470,7 +470,8 @@ def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference)
         return []
     link = links[-1]
     prior = text[:q.start]
-    i, j = prior.rfind("单向"), prior.rfind("双向")
+    one = [m.start() for m in _ONE_DIRECTION.finditer(prior)]  # 单向, 每个方向, per direction
+    i, j = (one[-1] if one else -1), prior.rfind("双向")
     direction = None if i == j == -1 else ("单向" if i > j else "双向")
     after = _DIRECTION_AFTER.match(text, q.end)  # "128 GB/s双向带宽"
     if after:
