@@ -44,6 +44,12 @@ def _unit_value(word: str) -> str | None:
     return LEX.value_of("unit_name", word.strip())
 
 
+def header_unit(label: str) -> str | None:
+    """The unit a table column's figures are per ("每SM CUDA核心", "单个CU流处理器"), else None."""
+    found = _PER_UNIT.search(label)
+    return _unit_value(found.group(1)) if found else None
+
+
 def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention | None,
                  multiplier: int = 1, cards: int | None = None) -> tuple[Scope, str | None]:
     """The scope of the figure at ``start`` in sentence ``text`` whose owner (if named) is ``owner``; ``cards`` is
