@@ -194,8 +194,8 @@ def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
         value = parse_number(literal)
         if value is None or not math.isfinite(value) or value > 1e12:
             continue
-        if m.group("wan"):
-            value *= 1e4 if m.group("wan") == "万" else 1e8
+        if m.group("wan"):  # 1.36万 is 13600, not 13600.000000000002
+            value = round(value * (1e4 if m.group("wan") == "万" else 1e8), 6)
         kind, unit, written, scale, bits = _unit_of(m)
         if m.group("cn") and kind == "bare":
             continue

@@ -170,7 +170,7 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
         out.append(Draft(cell.start + q.start - row_start, cell.start + q.end - row_start, subj, attr,
                          _round(value), unit, q.qualifier, 1, q.sparsity or scope,
                          subj.variant, q.in_bits, q.resolution, q.written_unit,
-                         **({"scope": Scope.UNIT, "scope_detail": unit_scope} if unit_scope else {})))
+                         Scope.UNIT if unit_scope else Scope.PRODUCT, unit_scope))
         if q.sparsity != "dense":  # "242.5 / 485 TFLOPS" under 稠密/稀疏: both figures of the pair
             break
     return out
