@@ -1,6 +1,7 @@
 """Per-unit and per-link scopes (一个SM, 每SM header, MIG实例每个, 单条链路, 每个方向, 启用了…的, 屏蔽了…) and
 numbers as written (1.69万, 40960KB, 24576MB, 624/1248（稀疏）, 10 TFLOPS, 800 亿, bare PCIe on an x8 card). Every
-case asserts the whole claim list of its text with the reason of each unverifiable claim. Texts are written for these tests."""
+case asserts the whole claim list of its text with the reason of each unverifiable claim. Texts are written for
+these tests."""
 
 from __future__ import annotations
 
