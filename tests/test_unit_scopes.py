@@ -30,6 +30,8 @@ UNIT_CASES = [
     # 一 at the end of a larger number is a count
     ("H100 SXM5有一百三十二个SM。", "t.txt", [("一百三十二个", "sm_count", "nvidia_h100", P, S, None)]),
     ("RTX 4090有十一个SM。", "t.txt", [("十一个", "sm_count", "nvidia_rtx_4090", P, C, None)]),
+    # a sentence that opens with one unit does not make a later clause about a named card per unit
+    ("一个GPC包含多个TPC，H100 SXM5共有132个SM。", "t.txt", [("132个", "sm_count", "nvidia_h100", P, S, None)]),
     # a table column headed 每SM is per SM
     ("| 型号 | SM数 | 每SM CUDA核心 |\n|---|---|---|\n| H100 SXM5 | 132 | 128 |\n| A100 | 108 | 32 |\n", "t.md",
      [("128", "cuda_cores", "nvidia_h100", UNIT, S, None), ("32", "cuda_cores", "nvidia_a100", UNIT, C, None)]),
@@ -69,6 +71,7 @@ NUMBER_CASES = [
     ("RTX 4090有1.7万个CUDA核心。", "t.txt", [("1.7万个", "cuda_cores", "nvidia_rtx_4090", P, C, None)]),
     ("RTX 4090有2万个CUDA核心。", "t.txt", [("2万个", "cuda_cores", "nvidia_rtx_4090", P, C, None)]),
     ("RTX 4090有16000个CUDA核心。", "t.txt", [("16000个", "cuda_cores", "nvidia_rtx_4090", P, C, None)]),
+    ("RTX 4090有1.36万个CUDA核心。", "t.txt", [("1.36万个", "cuda_cores", "nvidia_rtx_4090", P, C, None)]),
     # KB and MB as GPU tools write them: binary
     ("A100的L2缓存为40960KB。", "t.txt", [("40960KB", "cache_size", "nvidia_a100", P, S, None)]),
     ("A100的L2缓存为50000KB。", "t.txt", [("50000KB", "cache_size", "nvidia_a100", P, C, None)]),

@@ -65,7 +65,9 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
     if per_unit:
         return Scope.UNIT, _unit_value(max(per_unit, key=lambda m: m.end()).group(1))
     opening = _UNIT_SENTENCE.match(text)
-    if opening and opening.end() <= start:
+    if opening and opening.end() <= start and not (opening.end() <= cs and any(
+            m.kind == "product" and cs <= m.start < start for m in mentions)):
+        # (a later clause that names a card speaks of the card: "一个GPC包含多个TPC，H100 SXM5共有132个SM")
         return Scope.UNIT, _unit_value(opening.group(1))
     for value, pattern in _PER_LINK:
         if pattern.search(left):
