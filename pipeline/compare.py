@@ -77,16 +77,21 @@ def close_to(a: float, b: float, rel: float) -> bool:
 def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group: bool = False) -> bool:
     """Does the stated number (with its hedge) fit any of the reference values?
 
-    Counts and sizes must match. Rates may be rounded as written: '2TB/s' fits 2039 GB/s, '912 GB/s' does not fit
-    936 GB/s: the slack is one step of the last written digit, at most ``tol.exact_rate`` of the value.
+    Sizes must match (read in decimal or, as GPU tools write them, binary prefixes: 40960KB is 40 MB). Counts must
+    match unless written rounded with 万/亿 ('1.69万' fits 16896, '2.1万' fits 21760, at most 5% off; '16000个' stays
+    exact).
+    Rates may be rounded as written: '2TB/s' fits 2039 GB/s, '912 GB/s' does not fit 936 GB/s: the slack is one step
+    of the last written digit, at most ``tol.exact_rate`` of the value; a figure of one significant digit ('10
+    TFLOPS', '2TB/s') may be rounded half its step, at most ``tol.exact_rate`` (10 TFLOPS fits 9.7).
     """
     q, v = claim.qualifier, claim.value
     resolution = float(claim.extra.get("resolution") or 0.0)
-
-    binary = claim.attribute == "memory_size" and str(claim.extra.get("written_unit", "")).upper() in ("TB", "T")
+    written = str(claim.extra.get("written_unit", ""))
+    binary = _binary_factor(claim.attribute, written)
+    rounded_count = claim.attribute not in RATE_ATTRIBUTES and written[:1] in ("万", "亿") and resolution > 1
 
     def close(a: float, b: float, rel: float | None = None) -> bool:
-        if binary and close_to(a * 1.024, b, 0.005):  # "1.5TB" of 8×192GB: binary terabytes (1536 GB; 1.1TB ≈ 1128)
+        if binary and close_to(a * binary, b, 0.005):  # "1.5TB" of 8×192GB (1536 GB), "40960KB" of 40 MB
             return True
         if rel is not None:
             return close_to(a, b, rel)
@@ -96,7 +101,12 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
             # as written: rounded to the last written digit ("4.8TB/s" is 4750-4850) or cut there, as vendors
             # often do (3276.8 GB/s quoted as "3.2TB/s"); never more than the cap
             step = min(resolution, tol.exact_rate * b)
+            if _one_digit(a, resolution):
+                step = min(resolution, 2 * tol.exact_rate * b)  # half of it, as for any figure, capped as the step
             return abs(a - b) <= step / 2 + 0.005 * b + 1e-9 or a - 1e-9 <= b < a + min(resolution, 0.05 * b)
+        if rounded_count:  # "1.69万个": rounded or cut at the last written digit, never more than 5% off
+            step = min(resolution, 0.1 * b)
+            return abs(a - b) <= step / 2 + 1e-9 or a - 1e-9 <= b < a + min(resolution, 0.05 * b)
         return close_to(a, b, tol.exact)
 
     if isinstance(v, list):
@@ -122,6 +132,30 @@ def numeric_fits(claim: Claim, values: Sequence[float], tol: Tolerance, *, group
     return False
 
 
+
+
+# binary prefixes as GPU tools write sizes (GPU-Z, nvidia-smi): powers of 1024 above the reference's unit
+_PREFIX_POWER = {"K": 1, "M": 2, "G": 3, "T": 4}
+_REFERENCE_PREFIX = {"memory_size": "G", "cache_size": "M"}
+
+
+def _binary_factor(attribute: str, written: str) -> float:
+    """The factor from a size as read (decimal) to its binary reading in the reference's unit: "1.5TB" of memory
+    x1.024 (1536 GB), "24576MB" of memory /1.024 (24 GB), "40960KB" of cache /1.024 (40 MB); 0 when no other
+    reading (GB of memory, MB of cache, anything but a size)."""
+    unit = written.strip().upper()
+    ref_prefix = _REFERENCE_PREFIX.get(attribute)
+    if ref_prefix is None or not unit or unit[0] not in _PREFIX_POWER or unit not in (
+            unit[0], unit[0] + "B"):
+        return 0.0
+    power = _PREFIX_POWER[unit[0]] - _PREFIX_POWER[ref_prefix]
+    return 1.024 ** power if power else 0.0
+
+
+def _one_digit(value: float, resolution: float) -> bool:
+    """'10', '2' (TB/s), '900': one significant digit, the rest zeros up to the last written one."""
+    digits = value / resolution if resolution > 0 else 0.0
+    return abs(digits - round(digits)) < 1e-6 and 1 <= round(digits) <= 9
 
 
 def _scope_zh(scope: str) -> str:

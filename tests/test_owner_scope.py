@@ -39,9 +39,9 @@ OWNER_CASES = [
     ("B200的显存带宽为8TB/s（vs H100的3.35TB/s）。", "t.txt",
      [("8TB/s", "memory_bandwidth", "nvidia_b200", P, S, None),
       ("3.35TB/s", "memory_bandwidth", "nvidia_h100", P, S, None)]),
-    ("B200的显存带宽为8TB/s（vs H100的4TB/s）。", "t.txt",
+    ("B200的显存带宽为8TB/s（vs H100的5TB/s）。", "t.txt",
      [("8TB/s", "memory_bandwidth", "nvidia_b200", P, S, None),
-      ("4TB/s", "memory_bandwidth", "nvidia_h100", P, C, None)]),
+      ("5TB/s", "memory_bandwidth", "nvidia_h100", P, C, None)]),
     # the card in brackets right after a value owns it
     ("显存类型：HBM3（H100）、GDDR6X（RTX 4090）。", "t.txt",
      [("HBM3", "memory_type", "nvidia_h100", P, S, None), ("GDDR6X", "memory_type", "nvidia_rtx_4090", P, S, None)]),

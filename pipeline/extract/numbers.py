@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from ..reference import Reference
@@ -310,6 +311,7 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         boost = [m.end() for m in cues.BOOST_CLOCK.finditer(text, 0, ce)]
         scope = ("base clock" if base and max(base) > max(boost, default=-1) else "dense"
                  if cues.DENSE.search(text[cs:ce]) else "sparse" if cues.SPARSE.search(text[cs:ce]) else None)
+        scope = q.sparsity or scope  # "624 TOPS/1248 TOPS（稀疏）": each of the pair its own
         return attr, scope if attr else None
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
@@ -469,8 +471,14 @@ def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference)
     if not links:
         return []
     link = links[-1]
+    lanes = _card_lanes(text, link, mentions, ref)
+    if lanes is not None:  # "RTX 4060 Ti插在PCIe 3.0主板上": a bare PCIe generation runs at the card's own lanes
+        if lanes not in ref.links:
+            return []
+        link = replace(link, ref=lanes)
     prior = text[:q.start]
-    i, j = prior.rfind("单向"), prior.rfind("双向")
+    one = [m.start() for m in _ONE_DIRECTION.finditer(prior)]  # 单向, 每个方向, per direction
+    i, j = (one[-1] if one else -1), prior.rfind("双向")
     direction = None if i == j == -1 else ("单向" if i > j else "双向")
     after = _DIRECTION_AFTER.match(text, q.end)  # "128 GB/s双向带宽"
     if after:
@@ -484,6 +492,24 @@ def _link_draft(text: str, q: Quantity, mentions: list[Mention], ref: Reference)
 
 
 _DIRECTION_AFTER = re.compile(r"\s*(?:的)?\s*(单向|双向)")
+_PCIE_BARE = re.compile(r"^pcie_(\d+)_x16$")
+_LANES_WRITTEN = re.compile(r"[x×X]\s*\d+")
+_CARD_LANES = re.compile(r"PCIe\s*\d(?:\.\d)?\s*[x×X]\s*(\d+)", re.I)
+
+
+def _card_lanes(text: str, link: Mention, mentions: list[Mention], ref: Reference) -> str | None:
+    """A PCIe generation written without its lanes (the table reads it as x16) in a sentence that names a card with
+    fewer lanes: the link at the card's lanes (pcie_3_x8), which may not be tabulated; None when x16 stands."""
+    bare = _PCIE_BARE.match(link.ref)
+    if bare is None or _LANES_WRITTEN.search(link.text) or _LANES_WRITTEN.match(text, link.end):
+        return None
+    for m in mentions:
+        if m.kind not in SUBJECT_KINDS or m.ref not in ref.products:
+            continue
+        widths = {int(w.group(1)) for r in ref.rows(m.ref, "interface") if (w := _CARD_LANES.search(str(r.value)))}
+        if widths and 16 not in widths:
+            return f"pcie_{bare.group(1)}_x{max(widths)}" if len(widths) == 1 else ""
+    return None
 
 
 def _card_count(m: re.Match[str] | None) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..lexicon import load_lexicon
@@ -36,7 +36,8 @@ _UNIT = (
     r"|(?P<percent>%|％)"
     r"|(?P<count>个|顆|颗)"
 )
-_VALUE = rf"(?P<num>{_NUM})(?P<wan>万|亿)?|(?P<cn>{_CN_NUM})"
+# "800亿", "1.69万", and "800 亿" as Traditional and Taiwan texts space it
+_VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>万|亿))?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range; the first-character
 # lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
 _QUANTITY = with_first_chars(
@@ -55,6 +56,7 @@ _RIGHT_QUALIFIERS: tuple[tuple[re.Pattern[str], Qualifier], ...] = tuple(
     (re.compile(f"(?:{e.word})"), Qualifier(e.value)) for e in _LEX.rows("hedge_after"))
 _ANY_RIGHT = any_of(p for p, _q in _RIGHT_QUALIFIERS)
 _SCALE = {"K": 1e-6, "M": 1e-3, "G": 1.0, "T": 1000.0}
+_SPARSITY = _LEX.regex("sparsity")
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class Quantity:
     in_bits: bool = False  # a rate written in bits (Gb/s), converted to bytes
     resolution: float = 0.0  # one step of the last written digit, in canonical units (2TB/s -> 1000 GB/s)
     scale: float = 1.0  # written unit -> canonical unit (TB/s -> GB/s: 1000)
+    sparsity: str = ""  # "dense" or "sparse": one of a pair written "624/1248 TOPS（稀疏）"
 
     @property
     def low(self) -> float:
@@ -163,13 +166,14 @@ def _qualifier(text: str, start: int, end: int) -> tuple[Qualifier, int, int]:
     return Qualifier.EXACT, start, end
 
 
-def find_quantities(text: str) -> list[Quantity]:
-    """Every quantity in ``text``, ranges merged, hedges attached."""
-    return list(_quantities(text))
+def find_quantities(text: str, sparsity_said: bool = False) -> list[Quantity]:
+    """Every quantity in ``text``, ranges merged, hedges attached; ``sparsity_said``: the text sits under a heading
+    that speaks of sparsity (a table column 稠密/稀疏), as if it said so itself."""
+    return list(_quantities(text, sparsity_said))
 
 
 @lru_cache(maxsize=512)
-def _quantities(text: str) -> tuple[Quantity, ...]:
+def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
     """``find_quantities``, once per text: a sentence's numbers are read by several passes (specs, comparisons,
     computed figures), and a ``Quantity`` is immutable."""
     raw: list[Quantity] = []
@@ -190,8 +194,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         value = parse_number(literal)
         if value is None or not math.isfinite(value) or value > 1e12:
             continue
-        if m.group("wan"):
-            value *= 1e4 if m.group("wan") == "万" else 1e8
+        if m.group("wan"):  # 1.36万 is 13600, not 13600.000000000002
+            value = round(value * (1e4 if m.group("wan") == "万" else 1e8), 6)
         kind, unit, written, scale, bits = _unit_of(m)
         if m.group("cn") and kind == "bare":
             continue
@@ -201,6 +205,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         resolution = resolution_of(literal if literal[0].isdigit() else f"{value:g}") * scale
         if m.group("wan"):
             resolution *= 1e4 if m.group("wan") == "万" else 1e8
+        if m.group("wan"):
+            written = m.group("wan") + written  # "万个": a count rounded to its written digits (see compare)
         q = Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written, in_bits=bits,
                      resolution=resolution, scale=scale)
         if m.group("more"):  # 200多个, 5000余个: more than the number written
@@ -208,15 +214,16 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                          q.in_bits, q.resolution, q.scale)
         raw.append(q)
     raw.sort(key=lambda q: q.start)
-    return tuple(_merge_ranges(text, raw))
+    said = sparsity_said or _SPARSITY.search(text) is not None
+    return tuple(_merge_ranges(text, _as_pair(text, raw, said), said))
 
 
-def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
+def _merge_ranges(text: str, items: list[Quantity], sparsity_said: bool = False) -> Iterator[Quantity]:
     i = 0
     while i < len(items):
         q = items[i]
         nxt = items[i + 1] if i + 1 < len(items) else None
-        if nxt is not None and _is_range(text, q, nxt):
+        if nxt is not None and _is_range(text, q, nxt) and not _sparsity_pair(text, q, nxt, sparsity_said):
             kind, unit = nxt.kind, nxt.unit
             low = q.low * (1.0 if q.kind == nxt.kind else _rescale(q, nxt))
             _, s, _ = _qualifier(text, q.start, q.end)
@@ -231,11 +238,32 @@ def _merge_ranges(text: str, items: list[Quantity]) -> Iterator[Quantity]:
         if qual is Qualifier.EXACT and (q.qualifier is not Qualifier.EXACT or (s, e) == (q.start, q.end)):
             yield q  # no hedge around it (a new Quantity would have the same fields)
         elif q.kind in ("bare", "count") or qual is not Qualifier.EXACT:
-            yield Quantity(s, e, q.num_start, q.value, q.unit, q.kind, qual, q.written_unit, q.in_bits,
-                           q.resolution, q.scale)
+            yield replace(q, start=s, end=e, qualifier=qual)
         else:
             yield q
         i += 1
+
+
+def _sparsity_pair(text: str, a: Quantity, b: Quantity, said: bool) -> bool:
+    """"624 TOPS/1248 TOPS（稀疏）", "稠密/稀疏: 242.5 / 485 TFLOPS": two throughputs joined by a slash, the second
+    twice the first, in a text that speaks of sparsity, are a dense and a sparse figure, not a range."""
+    if b.kind != "tput" or a.kind not in ("tput", "bare") or text[a.end:b.num_start].strip() != "/":
+        return False
+    low = a.low * _rescale(a, b)
+    return said and abs(b.low - 2 * low) <= 0.01 * b.low
+
+
+def _as_pair(text: str, items: list[Quantity], said: bool) -> list[Quantity]:
+    """The two figures of a dense/sparse pair marked as such (a bare first one takes the second's unit)."""
+    out = list(items)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if _sparsity_pair(text, a, b, said):
+            scale = _rescale(a, b)
+            out[i] = Quantity(a.start, a.end, a.num_start, a.low * scale, b.unit, "tput", a.qualifier,
+                              a.written_unit or b.written_unit, False, a.resolution * scale, b.scale, "dense")
+            out[i + 1] = replace(b, sparsity="sparse")
+    return out
 
 
 def _rescale(first: Quantity, second: Quantity) -> float:

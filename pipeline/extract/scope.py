@@ -14,8 +14,10 @@ from .cues import LEX, PER_CARD, clause_bounds
 
 # unit names, longest first: "SMSP" is a partition, not an "SM" followed by "SP"
 _UNIT = "(?:" + "|".join(sorted(LEX.words("unit_name"), key=len, reverse=True)) + ")"
-# 每个SM有…, 单个CU…, 每个HBM堆栈…: the figure after it is per unit
-_PER_UNIT = re.compile(rf"(?:每|单)\s*(?:个|颗|一个)?\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
+# 每个SM有…, 单个CU…, 每个HBM堆栈…, "H100的一个SM有…", "1个GCD…": the figure after it is per unit (一个 not the end
+# of a larger number: 十一个SM, 21个SM are counts)
+_PER_UNIT = re.compile(rf"(?:(?:每|单)\s*(?:个|颗|一个)?|(?<![\d.一二三四五六七八九十百千万两])(?:一|1)\s*个)"
+                       rf"\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
 # the same said after the unit: "6个MCD每个集成…", "两个GCD各有…"
 _UNIT_EACH = re.compile(rf"({_UNIT})\s*(?:每(?:一)?\s*个|各自|各)", re.I)
 # "1个SM：4个分区（…）", "SM内包含…", "一个SM包括…": the sentence lists what one unit holds
@@ -34,10 +36,18 @@ _SYSTEM_BEFORE = re.compile(r"(DGX|HGX)\s*$", re.I)
 _SYSTEM_AFTER = re.compile(rf"\s*({LEX.alt('system_word')})", re.I)
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
 _FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
+# "X启用了Y的N个SM", "X只开放了Y的…": what the card keeps of the die, said of the die (a part of it)
+_ENABLED_OF = re.compile(r"(?:启用|开启|开放|保留|激活)\s*(?:了)?\s*$")
 
 
 def _unit_value(word: str) -> str | None:
     return LEX.value_of("unit_name", word.strip())
+
+
+def header_unit(label: str) -> str | None:
+    """The unit a table column's figures are per ("每SM CUDA核心", "单个CU流处理器"), else None."""
+    found = _PER_UNIT.search(label)
+    return _unit_value(found.group(1)) if found else None
 
 
 def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention | None,
@@ -55,7 +65,9 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
     if per_unit:
         return Scope.UNIT, _unit_value(max(per_unit, key=lambda m: m.end()).group(1))
     opening = _UNIT_SENTENCE.match(text)
-    if opening and opening.end() <= start:
+    if opening and opening.end() <= start and not (opening.end() <= cs and any(
+            m.kind == "product" and cs <= m.start < start for m in mentions)):
+        # (a later clause that names a card speaks of the card: "一个GPC包含多个TPC，H100 SXM5共有132个SM")
         return Scope.UNIT, _unit_value(opening.group(1))
     for value, pattern in _PER_LINK:
         if pattern.search(left):
@@ -88,6 +100,8 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
     if _SYSTEM.search(left) and not PER_CARD.search(left):
         return Scope.SYSTEM, None  # a node's, server's or rack's figure (a card's own total, K80总共24GB, is its own)
     if owner is not None and owner.kind == "chip":
+        if _ENABLED_OF.search(text, cs, owner.start):  # "H100 SXM5启用了GH100的132个SM": the card's part, not the die's
+            return Scope.UNIT, "part"
         return Scope.CHIP, owner.text
     if owner is not None and owner.kind == "architecture":
         return Scope.FAMILY, owner.text

@@ -7,12 +7,13 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..records import Cell, Document, Mention, Qualifier, Table
+from ..records import Cell, Document, Mention, Qualifier, Scope, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import LEX, NOT_A_SPEC_LEFT, cache_named, link_named
+from .cues import DENSE, LEX, NOT_A_SPEC_LEFT, SPARSE, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
 from .quantities import find_quantities
+from .scope import header_unit
 from .subjects import SUBJECT_KINDS, DocState, Subject
 
 if TYPE_CHECKING:
@@ -116,7 +117,8 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                                                _states_needs(seg.norm, table.header[j])):
                 continue
             subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
-            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label)))
+            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label),
+                                       header_unit(label), bool(DENSE.search(label) and SPARSE.search(label))))
         yield (row_start, row_end), drafts
 
 
@@ -137,7 +139,7 @@ def _scope(attrs: tuple[str, ...], label: str) -> str | None:
 
 
 def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int,
-                 scope: str | None = None) -> list[Draft]:
+                 scope: str | None = None, unit_scope: str | None = None, sparsity_pair: bool = False) -> list[Draft]:
     from ..segment import get_segmenter
 
     text = norm[cell.start:cell.end]
@@ -153,7 +155,7 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
     if not numeric:
         return out
     attr = numeric[0]
-    for q in find_quantities(text):
+    for q in find_quantities(text, sparsity_pair):
         if q.kind not in _UNIT_FOR[attr] or (q.kind == "bare" and q.low < 2):
             continue
         value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
@@ -166,7 +168,9 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
             value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
             unit = "MB"
         out.append(Draft(cell.start + q.start - row_start, cell.start + q.end - row_start, subj, attr,
-                         _round(value), unit, q.qualifier, 1, scope,
-                         subj.variant, q.in_bits, q.resolution))
-        break
+                         _round(value), unit, q.qualifier, 1, q.sparsity or scope,
+                         subj.variant, q.in_bits, q.resolution, q.written_unit,
+                         Scope.UNIT if unit_scope else Scope.PRODUCT, unit_scope))
+        if q.sparsity != "dense":  # "242.5 / 485 TFLOPS" under 稠密/稀疏: both figures of the pair
+            break
     return out
