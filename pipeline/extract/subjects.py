@@ -124,7 +124,9 @@ def multiplier_of(text: str, m: Mention) -> int:
     return 1
 
 
-_NOT_SAID_OF = re.compile(rf"{LEX.alt('compare_after')}|{LEX.alt('compare_before')}|倍|\d|[、和与及]", re.I)
+# a number (not the digits of a name: L2缓存, FP64算力) between a compared card and the figure: "比A100多2560个"
+_NOT_SAID_OF = re.compile(rf"{LEX.alt('compare_after')}|{LEX.alt('compare_before')}|倍|(?<![A-Za-z\d])\d|[、和与及]",
+                          re.I)
 
 
 def _said_of(text: str, m: Mention, pos: int) -> bool:
@@ -214,19 +216,29 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     cs, ce = clause_bounds(text, pos)
     if _OTHER_CARD.search(text, 0, pos) and not any(m.start < pos for m in products):
         return []  # "某国产X9000加速卡配备96GB": a card the text does not name is the subject
+    anaphor = _anaphor(text, cs, pos, products, state)
+    if anaphor is not None:
+        return anaphor
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
+    passed_over = False  # a card the clause compares was passed over: what it says is not the earlier card's
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
             compared = is_comparative(text, item)
             if compared and not (owns(text, item, pos) or _said_of(text, item, pos) or _possessed(text, item, pos,
                                                                                                  products)):
+                passed_over = passed_over or bool(_COMPARE_CLAUSE.search(text[max(0, item.start - 10):item.start]))
                 continue
+            if compared and item.kind == "series" and _EXCLUDED.search(text, 0, pos):
+                return [as_subject(text, item, "sentence_guess")]
             group = _coordinated(text, item, products, pos)
             if len(group) == 1 and not compared and _listed(text, item, products):
                 # "P40和P4面向推理": said of each card listed, as with 都; which figure is whose is a guess
                 group = _coordinated(text, item, products, pos, every=True)
                 return [_substituted(text, m, mentions, state, "list_guess") for m in group]
+            if item.kind == "series" and _EXCLUDED.search(text, 0, pos):
+                # "除了RTX 4090之外，RTX 40系列其他显卡的显存都不超过16GB": not said of every member
+                return [as_subject(text, item, "sentence_guess")]
             return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
         subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
         if subj:
@@ -249,17 +261,35 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
             return subj
     if earlier:
         # the sentence's one card is its subject; with several, the last one named is only a guess
-        one = len({m.ref for m in earlier}) == 1
+        one = len({m.ref for m in earlier}) == 1 and not passed_over
         return [_substituted(text, earlier[-1], mentions, state, "sentence" if one else "sentence_guess")]
     if state.topic is None:
         return []
-    via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
+    via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear and not passed_over \
+        else "topic_guess"
     if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
         via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
+_EXCLUDED = LEX.regex("excluded_members")
+_ANAPHOR = re.compile(rf"\s*(?:而|但|不过|然而|反观)?\s*(?:这张|这款|该|它的|其)?\s*{LEX.alt('anaphor_card')}")
+
+
+def _anaphor(text: str, cs: int, pos: int, products: list[Mention], state: DocState) -> list[Subject] | None:
+    """"RTX 3090的功耗为350W，而新卡提升到了450W", "…，而它的继任者达到3.35TB/s": a clause about a card it does not
+    name, after a sentence that named another: the figure is not the named card's, and which card it is a guess
+    (the topic, if the article has another one). None when the clause does not open so."""
+    hit = _ANAPHOR.match(text, cs)
+    if hit is None or hit.end() > pos or any(hit.end() <= m.start < pos for m in products):
+        return None
+    named = [m for m in products if m.end <= cs]
+    if not named:
+        return None  # "新卡的功耗为450W": the article's card, as any sentence without a name
+    if state.topic is not None and all(state.topic.ref != m.ref for m in named):
+        return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic_guess")]
+    return [as_subject(text, named[-1], "sentence_guess")]
 
 
 def _coordinated(text: str, m: Mention, products: list[Mention], pos: int, *, every: bool = False) -> list[Mention]:
