@@ -188,6 +188,8 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
 
 _OTHER_CARD = re.compile(rf"(?:^|[,;。:：\s])(?:{LEX.alt('other_card')})[^,;。]{{0,12}}?(?:{LEX.alt('card_noun')})")
 _VERSUS = re.compile(r"(?<![A-Za-z])(?:vs\.?|VS\.?|对比)(?![A-Za-z])")
+_SLASH_AFTER = re.compile(r"\s*/\s*[\d.]")
+_SLASH_BEFORE = re.compile(r"[\dA-Za-z]\s*/\s*$")
 _OPEN = re.compile(r"\s*[(（]\s*")
 _CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
 
@@ -267,8 +269,10 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         return []
     via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear and not passed_over \
         else "topic_guess"
-    if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
-        via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
+    if end is not None and (_VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)])
+                            or _SLASH_AFTER.match(text, end) or _SLASH_BEFORE.search(text, 0, pos)):
+        # "192GB vs 80GB", "450W / 320W" under a heading: which side is the topic's, and is it the same card?
+        via = "topic_guess"
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
