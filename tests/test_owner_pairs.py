@@ -6,7 +6,7 @@ these tests."""
 from __future__ import annotations
 
 import pytest
-from claim_helpers import C, P, Row, S, U, claims_for, rows
+from claim_helpers import C, P, Row, S, U, claims_for, field, find, rows
 
 # fmt: off
 CASES: list[tuple[str, str, list[Row]]] = [
@@ -121,9 +121,69 @@ CASES: list[tuple[str, str, list[Row]]] = [
         ('9000个', 'cuda_cores', 'nvidia_rtx_4080', P, C, None, ''),
     ]),
 ]
+
+ATTRIBUTE_CASES: list[tuple[str, str, list[Row]]] = [
+    # E2: a fronted comparand's few MB take the cache the sentence names, not memory; its error is still caught
+    ('与A100的40MB相比，H100的L2缓存为50MB。', 't.txt', [
+        ('40MB', 'cache_size', 'nvidia_a100', P, S, None, ''),
+        ('50MB', 'cache_size', 'nvidia_h100', P, S, None, ''),
+    ]),
+    ('与A100的50MB相比，H100的L2缓存为50MB。', 't.txt', [
+        ('50MB', 'cache_size', 'nvidia_a100', P, C, None, ''),
+        ('50MB', 'cache_size', 'nvidia_h100', P, S, None, ''),
+    ]),
+    # E3: two cache levels in one clause: each figure takes the level named right after it
+    ('RX 7900 XTX配备96MB Infinity Cache和6MB L2缓存。', 't.txt', [
+        ('96MB', 'cache_size', 'amd_rx_7900_xtx', P, S, None, ''),
+        ('6MB', 'cache_size', 'amd_rx_7900_xtx', P, S, None, ''),
+    ]),
+    ('MI300X有32MB L2缓存和256MB Infinity Cache。', 't.txt', [
+        ('32MB', 'cache_size', 'amd_mi300x', P, S, None, ''),
+        ('256MB', 'cache_size', 'amd_mi300x', P, S, None, ''),
+    ]),
+    ('RX 7900 XTX配备6MB Infinity Cache和96MB L2缓存。', 't.txt', [
+        ('6MB', 'cache_size', 'amd_rx_7900_xtx', P, C, None, ''),
+        ('96MB', 'cache_size', 'amd_rx_7900_xtx', P, C, None, ''),
+    ]),
+    # E4: the accumulate precision in brackets is not the operands' (control: FP32 165.2 is wrong)
+    ('RTX 4090的FP16 Tensor算力（FP32累加）为165.2 TFLOPS。', 't.txt', [
+        ('165.2 TFLOPS', 'fp16', 'nvidia_rtx_4090', P, U, None, 'not_comparable'),
+    ]),
+    ('RTX 4090的FP32算力为165.2 TFLOPS。', 't.txt', [
+        ('165.2 TFLOPS', 'fp32', 'nvidia_rtx_4090', P, C, None, ''),
+    ]),
+    # E1: a generic 带宽 column beside a link column is the link's (PCIe: the host link, no claim); beside a memory
+    # column it stays memory bandwidth
+    ('# 表\n\n| GPU | 互连 | 带宽 |\n|---|---|---|\n| H100 SXM5 | NVLink 4.0 | 900GB/s |\n'
+     '| A100 SXM4 | NVLink 3.0 | 900GB/s |\n| A100 PCIe | PCIe 4.0 x16 | 64GB/s |', 't.md', [
+        ('900GB/s', 'interconnect_bandwidth', 'nvidia_h100', P, S, 'SXM5', ''),
+        ('900GB/s', 'interconnect_bandwidth', 'nvidia_a100', P, C, 'SXM4', ''),
+    ]),
+    ('# 表\n\n| GPU | 显存 | 带宽 |\n|---|---|---|\n| H100 SXM5 | HBM3 | 3.35TB/s |\n'
+     '| A100 PCIe | HBM2e | 900GB/s |', 't.md', [
+        ('HBM3', 'memory_type', 'nvidia_h100', P, S, 'SXM5', ''),
+        ('3.35TB/s', 'memory_bandwidth', 'nvidia_h100', P, S, 'SXM5', ''),
+        ('HBM2e', 'memory_type', 'nvidia_a100', P, S, 'PCIe', ''),
+        ('900GB/s', 'memory_bandwidth', 'nvidia_a100', P, C, 'PCIe', ''),
+    ]),
+]
 # fmt: on
 
 
 @pytest.mark.parametrize(("text", "doc_id", "expected"), CASES)
 def test_owner_of_each_figure(text: str, doc_id: str, expected: list[Row]) -> None:
     assert rows(claims_for(text, doc_id=doc_id), "variant", "reason") == expected
+
+
+@pytest.mark.parametrize(("text", "doc_id", "expected"), ATTRIBUTE_CASES)
+def test_attribute_of_each_figure(text: str, doc_id: str, expected: list[Row]) -> None:
+    assert rows(claims_for(text, doc_id=doc_id), "variant", "reason") == expected
+
+
+@pytest.mark.parametrize(("text", "fragment", "said"), [
+    ("RX 7900 XTX配备6MB Infinity Cache和96MB L2缓存。", "6MB", "6MB是L2的数值，与文中所指的Infinity Cache不符"),
+    ("RX 7900 XTX配备6MB Infinity Cache和96MB L2缓存。", "96MB", "96MB是Infinity Cache的数值，与文中所指的L2不符"),
+    ("RTX 4060 Ti 8GB的功耗是165W。", "165W", "165W是16GB版的数值，与文中所指版本不符"),
+])
+def test_explanation_names_the_other_level_or_version(text: str, fragment: str, said: str) -> None:
+    assert said in field(find(claims_for(text), fragment), "explanation")

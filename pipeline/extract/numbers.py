@@ -356,9 +356,17 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             m = cues.CACHE_CUE.search(text, cs, ce)
             if m is None and earlier_cache:
                 return "cache_size", cues.cache_named(text[:q.start])
-            cache = cues.cache_named(text[cs:ce]) or "L2"
+            # "96MB Infinity Cache和6MB L2缓存": the level named right after the figure, before the next one
+            nxt = re.search(r"(?<![A-Za-z\d])\d", text[q.end:ce])
+            cache = cues.cache_named(text[q.end:q.end + nxt.start() if nxt else ce]) or cues.cache_named(
+                text[cs:ce]) or "L2"
             return "cache_size", (cache if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
+        if q.high < 1 and _possessive_value(text, q, mentions) and not cues.has_cue(cues.MEMORY_CUE, text, q,
+                                                                                     right=12):
+            # "与A100的40MB相比，H100的L2缓存为50MB": a card's few MB are the cache the sentence names, not memory
+            later = cues.CACHE_CUE.search(text, q.end)
+            return ("cache_size", cues.cache_named(text[q.end:later.end()])) if later else (None, None)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
                 or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))
                 or _continues_memory_clause(text, q, cs, mentions)):
