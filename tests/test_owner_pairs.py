@@ -122,6 +122,40 @@ CASES: list[tuple[str, str, list[Row]]] = [
     ]),
 ]
 
+LIST_CASES: list[tuple[str, str, list[Row]]] = [
+    # figures in a bracket after a list of cards go to them in order
+    ('RTX 4090和RTX 4080的功耗（450W和320W）', 't.txt', [
+        ('450W', 'tdp', 'nvidia_rtx_4090', P, S, None, ''),
+        ('320W', 'tdp', 'nvidia_rtx_4080', P, S, None, ''),
+    ]),
+    ('RTX 4090和RTX 4080的功耗（320W和450W）都不低。', 't.txt', [
+        ('320W', 'tdp', 'nvidia_rtx_4090', P, C, None, ''),
+        ('450W', 'tdp', 'nvidia_rtx_4080', P, C, None, ''),
+    ]),
+    # 它们 / 两者 … 分别: the pair the article just named, in order
+    ('我对比了RTX 4090和RTX 4080。它们分别有24GB和16GB显存。', 't.txt', [
+        ('24GB', 'memory_size', 'nvidia_rtx_4090', P, S, None, ''),
+        ('16GB', 'memory_size', 'nvidia_rtx_4080', P, S, None, ''),
+    ]),
+    ('我对比了RTX 4090和RTX 4080。两者的显存分别为16GB和24GB。', 't.txt', [
+        ('16GB', 'memory_size', 'nvidia_rtx_4090', P, C, None, ''),
+        ('24GB', 'memory_size', 'nvidia_rtx_4080', P, C, None, ''),
+    ]),
+    # 不同于 / 有别于 X: X is only compared, the clause's card owns the figure
+    ('不同于RTX 4090，RTX 4080只有16GB显存。', 't.txt', [
+        ('16GB', 'memory_size', 'nvidia_rtx_4080', P, S, None, ''),
+    ]),
+    ('有别于RTX 4090，RTX 4080只有24GB显存。', 't.txt', [
+        ('24GB', 'memory_size', 'nvidia_rtx_4080', P, C, None, ''),
+    ]),
+    # a figure before the sentence names its card in a later clause: the earlier topic is only a guess
+    ('RTX 4060 Ti的功耗为160W。GDDR6X的单针速率可达21Gbps，RTX 4090的带宽因此达到1008GB/s。', 't.txt', [
+        ('160W', 'tdp', 'nvidia_rtx_4060_ti', P, S, None, ''),
+        ('GDDR6X', 'memory_type', 'nvidia_rtx_4060_ti', P, U, None, 'owner_uncertain'),
+        ('1008GB/s', 'memory_bandwidth', 'nvidia_rtx_4090', P, S, None, ''),
+    ]),
+]
+
 ATTRIBUTE_CASES: list[tuple[str, str, list[Row]]] = [
     # E2: a fronted comparand's few MB take the cache the sentence names, not memory; its error is still caught
     ('与A100的40MB相比，H100的L2缓存为50MB。', 't.txt', [
@@ -170,7 +204,7 @@ ATTRIBUTE_CASES: list[tuple[str, str, list[Row]]] = [
 # fmt: on
 
 
-@pytest.mark.parametrize(("text", "doc_id", "expected"), CASES)
+@pytest.mark.parametrize(("text", "doc_id", "expected"), CASES + LIST_CASES)
 def test_owner_of_each_figure(text: str, doc_id: str, expected: list[Row]) -> None:
     assert rows(claims_for(text, doc_id=doc_id), "variant", "reason") == expected
 

@@ -46,7 +46,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     quantities = _shared_unit(text, quantities, mentions)
-    respectively = _respectively(text, quantities, mentions)
+    respectively = _respectively(text, quantities, mentions) or _pair_respectively(text, quantities, mentions, state)
     variants = _respective_variants(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
@@ -125,16 +125,58 @@ def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Ma
         return
     for mark in re.finditer(r"分别", text):
         _cs, ce = cues.clause_bounds(text, mark.start())
-        cards: list[Mention] = []
-        for m in mentions:
-            if m.kind in SUBJECT_KINDS and m.start < mark.start() and not is_comparative(text, m):
-                between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
-                between = _ASIDE.sub("", between, count=1)  # "RTX 4090（AD102）与RTX 4080（AD103）"
-                if cards and not (cues.COORDINATOR.fullmatch(between) or between.strip() == "/"):
-                    cards = []
-                if all(c.ref != m.ref for c in cards):
-                    cards.append(m)
-        yield mark, ce, cards
+        yield mark, ce, _card_run(text, mentions, mark.start())
+
+
+def _card_run(text: str, mentions: list[Mention], pos: int) -> list[Mention]:
+    """The last list of cards named before ``pos`` (joined by 和/与/、 or a slash), once each, not those compared."""
+    cards: list[Mention] = []
+    for m in mentions:
+        if m.kind in SUBJECT_KINDS and m.start < pos and not is_comparative(text, m):
+            between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
+            between = _ASIDE.sub("", between, count=1)  # "RTX 4090（AD102）与RTX 4080（AD103）"
+            if cards and not (cues.COORDINATOR.fullmatch(between) or between.strip() == "/"):
+                cards = []
+            if all(c.ref != m.ref for c in cards):
+                cards.append(m)
+    return cards
+
+
+_BOTH_RESPECTIVELY = re.compile(rf"(?:它们|{cues.LEX.alt('pronoun', 'both')})[^,;。]{{0,12}}?分别")
+
+
+def _pair_respectively(text: str, quantities: list[Quantity], mentions: list[Mention], state: DocState
+                       ) -> dict[int, Subject]:
+    """"我对比了RTX 4090和RTX 4080。它们分别有24GB和16GB显存": the pair the article just named, in order."""
+    hit = _BOTH_RESPECTIVELY.search(text)
+    if hit is None or state.pair is None or any(m.kind in SUBJECT_KINDS and m.start < hit.end() for m in mentions):
+        return {}
+    _cs, ce = cues.clause_bounds(text, hit.end())
+    values = [q for q in quantities if hit.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+    if len(values) != 2 or values[0].kind != values[1].kind:
+        return {}
+    return {q.start: Subject(p.ref, p.text, p.variant, 1, "pronoun", p.mention)
+            for q, p in zip(values, state.pair, strict=True)}
+
+
+# "RTX 4090和RTX 4080的功耗（450W和320W）": a bracket holding only figures joined as the cards are
+_VALUE_BRACKET = re.compile(r"[(（](?P<body>[^()（）]{1,40})[)）]")
+_VALUE_JOINERS = re.compile(r"[\s和与及、/,]*")
+
+
+def _bracketed_values(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    out: dict[int, Subject] = {}
+    for b in _VALUE_BRACKET.finditer(text):
+        values = [q for q in quantities if b.start("body") <= q.start and q.end <= b.end("body")]
+        rest = "".join(text[x:y] for x, y in zip([b.start("body"), *(q.end for q in values)],
+                                                   [*(q.start for q in values), b.end("body")], strict=True))
+        cs, _ce = cues.clause_bounds(text, b.start())
+        cards = [m for m in _card_run(text, mentions, b.start()) if m.start >= cs]
+        if len(cards) >= 2 and len(values) == len(cards) and len({q.kind for q in values}) == 1 \
+                and _VALUE_JOINERS.fullmatch(rest) and not any(
+                    m.kind in SUBJECT_KINDS and cards[-1].end < m.start < b.start() for m in mentions):
+            out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
+    return out
 
 
 # a bracketed aside right after a card's name: its die, memory or architecture
@@ -202,6 +244,7 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
             out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
     out.update(_versus_pairs(text, quantities, mentions))
+    out.update(_bracketed_values(text, quantities, mentions))
     return out
 
 

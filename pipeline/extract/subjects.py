@@ -269,6 +269,8 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         return []
     via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear and not passed_over \
         else "topic_guess"
+    if any(m.start >= ce and m.ref != state.topic.ref and not is_comparative(text, m) for m in products):
+        via = "topic_guess"  # "GDDR6X的速率可达21Gbps，RTX 4090的带宽因此…": the sentence goes on to name its card
     if end is not None and (_VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)])
                             or _SLASH_AFTER.match(text, end) or _SLASH_BEFORE.search(text, 0, pos)):
         # "192GB vs 80GB", "450W / 320W" under a heading: which side is the topic's, and is it the same card?
@@ -315,6 +317,8 @@ def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
     """The card closes a list of cards ("RTX 4090、RTX 4080、RTX 4070发布：…", "A和B的显存为…") that says neither
     分别 nor 都/均: which one the figure is said of is a guess."""
     before = [p for p in products if p.end <= m.start]
+    if before and is_comparative(text, before[-1]):
+        return False  # "不同于RTX 4090，RTX 4080只有16GB": the card before is only compared
     return bool(before) and bool(_LIST_GAP.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
                                                                                              "", 1)))
 
