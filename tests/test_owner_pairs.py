@@ -154,6 +154,26 @@ LIST_CASES: list[tuple[str, str, list[Row]]] = [
         ('GDDR6X', 'memory_type', 'nvidia_rtx_4060_ti', P, U, None, 'owner_uncertain'),
         ('1008GB/s', 'memory_bandwidth', 'nvidia_rtx_4090', P, S, None, ''),
     ]),
+    # 前者 / 后者 after 'A与B相比': the pair this sentence names (a compared card too), not an earlier pair
+    ('H100的显存为80GB。A100的显存为40GB。RTX 4090与RTX 4080相比，后者功耗为320W。', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_h100', P, S, None, ''),
+        ('40GB', 'memory_size', 'nvidia_a100', P, S, None, ''),
+        ('320W', 'tdp', 'nvidia_rtx_4080', P, S, None, ''),
+    ]),
+    ('H100的显存为80GB。A100的显存为40GB。RTX 4090与RTX 4080相比，前者功耗为320W。', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_h100', P, S, None, ''),
+        ('40GB', 'memory_size', 'nvidia_a100', P, S, None, ''),
+        ('320W', 'tdp', 'nvidia_rtx_4090', P, C, None, ''),
+    ]),
+    # a clause about an architecture: the topic card is only a guess (control: a clause about the card's memory)
+    ('A800的显存为80GB。Ampere架构于2020年推出。', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_a800', P, S, None, ''),
+        ('2020年', 'launch_year', 'nvidia_a800', P, U, None, 'owner_uncertain'),
+    ]),
+    ('A800的显存为80GB。显存带宽为3000GB/s。', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_a800', P, S, None, ''),
+        ('3000GB/s', 'memory_bandwidth', 'nvidia_a800', P, C, None, ''),
+    ]),
 ]
 
 ATTRIBUTE_CASES: list[tuple[str, str, list[Row]]] = [

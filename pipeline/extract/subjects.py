@@ -242,7 +242,10 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
                 # "除了RTX 4090之外，RTX 40系列其他显卡的显存都不超过16GB": not said of every member
                 return [as_subject(text, item, "sentence_guess")]
             return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
-        subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
+        word = str(item)
+        # "RTX 4090与RTX 4080相比，后者…": the pair this sentence names, a compared card too
+        pair_word = word in ("前者", "后者") or word in _BOTH
+        subj = _pronoun(word, state, _named_before(text, products, end - len(word), compared=pair_word))
         if subj:
             return subj
         if str(item) in ("前者", "后者") or str(item) in _BOTH:
@@ -271,6 +274,9 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
         else "topic_guess"
     if any(m.start >= ce and m.ref != state.topic.ref and not is_comparative(text, m) for m in products):
         via = "topic_guess"  # "GDDR6X的速率可达21Gbps，RTX 4090的带宽因此…": the sentence goes on to name its card
+    if any(m.kind in ("architecture", "chip") and cs <= m.start < pos and not _OPENING.search(text, cs, m.start)
+           for m in mentions):
+        via = "topic_guess"  # "Ampere架构于2020年推出": the clause is about an architecture or a die, not the card
     if end is not None and (_VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)])
                             or _SLASH_AFTER.match(text, end) or _SLASH_BEFORE.search(text, 0, pos)):
         # "192GB vs 80GB", "450W / 320W" under a heading: which side is the topic's, and is it the same card?
@@ -327,11 +333,12 @@ def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
 _LIST_GAP = re.compile(rf"\s+|{COORDINATOR.pattern}")
 
 
-def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:
-    """The products named before ``pos`` in the sentence, once each, in order (not those only compared)."""
+def _named_before(text: str, products: list[Mention], pos: int, *, compared: bool = False) -> list[Subject]:
+    """The products named before ``pos`` in the sentence, once each, in order (not those only compared, unless
+    ``compared``)."""
     named: list[Subject] = []
     for m in products:
-        if m.end <= pos and not is_comparative(text, m) and all(n.ref != m.ref for n in named):
+        if m.end <= pos and (compared or not is_comparative(text, m)) and all(n.ref != m.ref for n in named):
             named.append(as_subject(text, m))
     return named
 
