@@ -174,6 +174,21 @@ LIST_CASES: list[tuple[str, str, list[Row]]] = [
         ('80GB', 'memory_size', 'nvidia_a800', P, S, None, ''),
         ('3000GB/s', 'memory_bandwidth', 'nvidia_a800', P, C, None, ''),
     ]),
+    # 'A vs B：' pairs each 'x vs y' in order; a chain of three values is nobody's for sure (control: the first)
+    ('H100 vs A100：显存80GB vs 40GB，带宽3.35TB/s vs 2TB/s', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_h100', P, S, None, ''),
+        ('40GB', 'memory_size', 'nvidia_a100', P, S, None, ''),
+        ('3.35TB/s', 'memory_bandwidth', 'nvidia_h100', P, S, None, ''),
+        ('2TB/s', 'memory_bandwidth', 'nvidia_a100', P, S, None, ''),
+    ]),
+    ('H100 vs A100：显存80GB vs 40GB，带宽2TB/s vs 3.35TB/s', 't.txt', [
+        ('80GB', 'memory_size', 'nvidia_h100', P, S, None, ''),
+        ('40GB', 'memory_size', 'nvidia_a100', P, S, None, ''),
+        ('2TB/s', 'memory_bandwidth', 'nvidia_h100', P, S, None, ''),
+        ('3.35TB/s', 'memory_bandwidth', 'nvidia_a100', P, M, None, ''),
+    ]),
+    ('H100 vs A100：80GB vs 40GB vs 24GB', 't.txt', [
+    ]),
 ]
 
 ATTRIBUTE_CASES: list[tuple[str, str, list[Row]]] = [

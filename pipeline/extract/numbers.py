@@ -249,7 +249,7 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
 
 
 _VERSUS_NAMES = re.compile(r"\s*(?:vs\.?|VS\.?|Vs\.?|对比|对阵|对)\s*")
-_VERSUS_VALUES = re.compile(r"\s*(?:vs\.?|VS\.?|Vs\.?|对|/)\s*")
+_VERSUS_VALUES = re.compile(r"\s*(?:vs\.?|VS\.?|Vs\.?|对)\s*")
 
 
 def _versus_pairs(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
@@ -260,8 +260,11 @@ def _versus_pairs(text: str, quantities: list[Quantity], mentions: list[Mention]
         if a.ref == b.ref or not _VERSUS_NAMES.fullmatch(text[a.end:b.start].replace(a.variant or "", "", 1)):
             continue
         later = [q for q in quantities if q.start >= b.end]
-        for x, y in pairwise(later):
-            if x.kind == y.kind and _VERSUS_VALUES.fullmatch(text, x.end, y.start):
+        joined = [x.kind == y.kind and bool(_VERSUS_VALUES.fullmatch(text, x.end, y.start))
+                  for x, y in pairwise(later)]
+        for i, (x, y) in enumerate(pairwise(later)):
+            # a pair, not a chain of three ("80GB vs 40GB vs 24GB": whose is which is unclear)
+            if joined[i] and not (i > 0 and joined[i - 1]) and not (i + 1 < len(joined) and joined[i + 1]):
                 out[x.start], out[y.start] = as_subject(text, a), as_subject(text, b)
     return out
 
