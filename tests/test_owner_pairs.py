@@ -6,7 +6,7 @@ these tests."""
 from __future__ import annotations
 
 import pytest
-from claim_helpers import C, P, Row, S, U, claims_for, field, find, rows
+from claim_helpers import C, M, P, Row, S, U, claims_for, field, find, rows
 
 # fmt: off
 CASES: list[tuple[str, str, list[Row]]] = [
