@@ -250,7 +250,11 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
     if not reason and claim.attribute in NUMERIC_ATTRIBUTES and claim.subject in ref.products:
         others = [r for r in ref.rows(claim.subject, claim.attribute)
                   if numeric_fits(replace(claim, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
-        if others:
+        if others and others[0].scope and others[0].scope not in {r.scope for r in rows} \
+                and others[0].variant in {r.variant for r in rows}:
+            # "6MB Infinity Cache": the figure of another cache level (scope) of the same version
+            reason = f"{written}是{others[0].scope}的数值，与文中所指的{claim.detail or attr_zh}不符"
+        elif others:
             reason = f"{written}是{others[0].variant}版的数值，与文中所指版本不符"
     if claim.qualifier is Qualifier.AT_LEAST:
         reason = reason or "实际数值并未超过文中所说"

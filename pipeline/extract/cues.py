@@ -269,6 +269,8 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     cs, ce = clause_bounds(text, q.start)
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
+    # "FP16 Tensor算力（FP32累加）": the accumulate precision is not the operands'
+    before = [b for b in before if not _ACCUMULATE.match(text, b[1])] or before
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
             first, second = before[-2][2], before[-1][2]
@@ -282,6 +284,9 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     earlier = sorted(((m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, 0, cs)),
                      key=lambda x: x[0])
     return earlier[-1][1] if earlier else None
+
+
+_ACCUMULATE = re.compile(r"\s*(?:累加|累积|accumulat)", re.I)
 
 
 def has_cue(pattern: re.Pattern[str], text: str, q: Quantity, *, right: int = 8) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 
 from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from ..reference import Reference
@@ -44,7 +45,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     unbound = cues.BARE_MULTIPLIER.search(text)
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
-    respectively = _respectively(text, quantities, mentions)
+    quantities = _shared_unit(text, quantities, mentions)
+    respectively = _respectively(text, quantities, mentions) or _pair_respectively(text, quantities, mentions, state)
+    variants = _respective_variants(text, quantities, mentions)
     decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
     cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
     for q in quantities:
@@ -60,7 +63,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                                  "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
         attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
-        if attribute is None and q.kind in decided and _parallel_clause(text, q, mentions):
+        if attribute is None and q.kind in decided and (_parallel_clause(text, q, mentions) or q.start in respectively):
             attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
         if attribute is None or _not_a_spec(text, q, mentions):
             continue
@@ -92,7 +95,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "interconnect_bandwidth" and scope is Scope.PRODUCT and _one_direction(text, q):
                 scope_detail = "per_direction"
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
-                             _variant_hint(text, q, subj, attr, multiplier, mentions), q.in_bits, q.resolution,
+                             variants.get(q.start) or _variant_hint(text, q, subj, attr, multiplier, mentions,
+                                                                    own=q.start in respectively),
+                             q.in_bits, q.resolution,
                              q.written_unit, scope, scope_detail,
                              extra={"count_only": True} if multiplier > 1 and (
                                  not total_said or attr in _TOTAL_OF_ONE) else {}))
@@ -120,17 +125,62 @@ def respective_cards(text: str, mentions: list[Mention]) -> Iterator[tuple[re.Ma
         return
     for mark in re.finditer(r"分别", text):
         _cs, ce = cues.clause_bounds(text, mark.start())
-        cards: list[Mention] = []
-        for m in mentions:
-            if m.kind in SUBJECT_KINDS and m.start < mark.start() and not is_comparative(text, m):
-                between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
-                if cards and not cues.COORDINATOR.fullmatch(between):
-                    cards = []
-                if all(c.ref != m.ref for c in cards):
-                    cards.append(m)
-        yield mark, ce, cards
+        yield mark, ce, _card_run(text, mentions, mark.start())
 
 
+def _card_run(text: str, mentions: list[Mention], pos: int) -> list[Mention]:
+    """The last list of cards named before ``pos`` (joined by 和/与/、 or a slash), once each, not those compared."""
+    cards: list[Mention] = []
+    for m in mentions:
+        if m.kind in SUBJECT_KINDS and m.start < pos and not is_comparative(text, m):
+            between = text[cards[-1].end:m.start].replace(cards[-1].variant or "", "", 1) if cards else ""
+            between = _ASIDE.sub("", between, count=1)  # "RTX 4090（AD102）与RTX 4080（AD103）"
+            if cards and not (cues.COORDINATOR.fullmatch(between) or between.strip() == "/"):
+                cards = []
+            if all(c.ref != m.ref for c in cards):
+                cards.append(m)
+    return cards
+
+
+_BOTH_RESPECTIVELY = re.compile(rf"(?:它们|{cues.LEX.alt('pronoun', 'both')})[^,;。]{{0,12}}?分别")
+
+
+def _pair_respectively(text: str, quantities: list[Quantity], mentions: list[Mention], state: DocState
+                       ) -> dict[int, Subject]:
+    """"我对比了RTX 4090和RTX 4080。它们分别有24GB和16GB显存": the pair the article just named, in order."""
+    hit = _BOTH_RESPECTIVELY.search(text)
+    if hit is None or state.pair is None or any(m.kind in SUBJECT_KINDS and m.start < hit.end() for m in mentions):
+        return {}
+    _cs, ce = cues.clause_bounds(text, hit.end())
+    values = [q for q in quantities if hit.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+    if len(values) != 2 or values[0].kind != values[1].kind:
+        return {}
+    return {q.start: Subject(p.ref, p.text, p.variant, 1, "pronoun", p.mention)
+            for q, p in zip(values, state.pair, strict=True)}
+
+
+# "RTX 4090和RTX 4080的功耗（450W和320W）": a bracket holding only figures joined as the cards are
+_VALUE_BRACKET = re.compile(r"[(（](?P<body>[^()（）]{1,40})[)）]")
+_VALUE_JOINERS = re.compile(r"[\s和与及、/,]*")
+
+
+def _bracketed_values(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    out: dict[int, Subject] = {}
+    for b in _VALUE_BRACKET.finditer(text):
+        values = [q for q in quantities if b.start("body") <= q.start and q.end <= b.end("body")]
+        rest = "".join(text[x:y] for x, y in zip([b.start("body"), *(q.end for q in values)],
+                                                   [*(q.start for q in values), b.end("body")], strict=True))
+        cs, _ce = cues.clause_bounds(text, b.start())
+        cards = [m for m in _card_run(text, mentions, b.start()) if m.start >= cs]
+        if len(cards) >= 2 and len(values) == len(cards) and len({q.kind for q in values}) == 1 \
+                and _VALUE_JOINERS.fullmatch(rest) and not any(
+                    m.kind in SUBJECT_KINDS and cards[-1].end < m.start < b.start() for m in mentions):
+            out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
+    return out
+
+
+# a bracketed aside right after a card's name: its die, memory or architecture
+_ASIDE = re.compile(r"^\s*[(（][^()（）]{1,16}[)）]")
 _LABEL_GAP = re.compile(r"\s*(?:、|和|与|及|以及|,|/)\s*")
 
 
@@ -165,6 +215,26 @@ def _respective_precisions(text: str, quantities: list[Quantity]) -> dict[int, t
     return out
 
 
+_SHARED_KINDS = frozenset({"size", "rate", "power", "tput", "count", "bits", "freq"})
+
+
+def _shared_unit(text: str, quantities: list[Quantity], mentions: list[Mention]) -> list[Quantity]:
+    """"A100和H100 SXM5的FP64算力分别为9.7和34 TFLOPS": the bare numbers of a 分别 list take the unit of its last
+    figure, one figure per card named before 分别."""
+    out = {q.start: q for q in quantities}
+    for mark, ce, cards in respective_cards(text, mentions):
+        values = [q for q in quantities if mark.end() <= q.start < ce and q.qualifier is not Qualifier.RANGE]
+        if len(cards) < 2 or len(values) != len(cards) or values[-1].kind not in _SHARED_KINDS or any(
+                q.kind != "bare" for q in values[:-1]):
+            continue
+        last = values[-1]
+        for q in values[:-1]:
+            out[q.start] = replace(q, value=q.low * last.scale, unit=last.unit, kind=last.kind,
+                                   written_unit=last.written_unit, in_bits=last.in_bits,
+                                   resolution=q.resolution * last.scale, scale=last.scale)
+    return [out[q.start] for q in quantities]
+
+
 def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
     """"A与B的显存分别为80GB和141GB": the values after 分别 go to the cards named before it, in order."""
     out: dict[int, Subject] = {}
@@ -173,7 +243,63 @@ def _respectively(text: str, quantities: list[Quantity], mentions: list[Mention]
         kinds = {q.kind for q in values}
         if len(cards) >= 2 and len(values) == len(cards) and len(kinds) == 1:
             out.update({q.start: as_subject(text, m) for q, m in zip(values, cards, strict=True)})
+    out.update(_versus_pairs(text, quantities, mentions))
+    out.update(_bracketed_values(text, quantities, mentions))
     return out
+
+
+_VERSUS_NAMES = re.compile(r"\s*(?:vs\.?|VS\.?|Vs\.?|对比|对阵|对)\s*")
+_VERSUS_VALUES = re.compile(r"\s*(?:vs\.?|VS\.?|Vs\.?|对)\s*")
+
+
+def _versus_pairs(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, Subject]:
+    """"RTX 4090 vs RTX 4080：450W vs 320W": the figures joined as the cards are go to them in the same order."""
+    out: dict[int, Subject] = {}
+    cards = [m for m in mentions if m.kind in SUBJECT_KINDS]
+    for a, b in pairwise(cards):
+        if a.ref == b.ref or not _VERSUS_NAMES.fullmatch(text[a.end:b.start].replace(a.variant or "", "", 1)):
+            continue
+        later = [q for q in quantities if q.start >= b.end]
+        joined = [x.kind == y.kind and bool(_VERSUS_VALUES.fullmatch(text, x.end, y.start))
+                  for x, y in pairwise(later)]
+        for i, (x, y) in enumerate(pairwise(later)):
+            # a pair, not a chain of three ("80GB vs 40GB vs 24GB": whose is which is unclear)
+            if joined[i] and not (i > 0 and joined[i - 1]) and not (i + 1 < len(joined) and joined[i + 1]):
+                out[x.start], out[y.start] = as_subject(text, a), as_subject(text, b)
+    return out
+
+
+_VARIANT_ITEM = r"[^和与及、/的,;。()（）]{1,14}?"
+_VARIANT_LIST = re.compile(
+    rf"\s*(?P<items>{_VARIANT_ITEM}(?:\s*(?:和|与|及|、|/)\s*{_VARIANT_ITEM})+)\s*(?:版本|版|型号)?\s*的")
+_VARIANT_JOINER = re.compile(r"\s*(?:和|与|及|、|/)\s*")
+
+
+def _respective_variants(text: str, quantities: list[Quantity], mentions: list[Mention]) -> dict[int, str]:
+    """"RTX 4060 Ti 8GB和16GB的功耗分别是160W、165W": one card's variants listed before 分别 go to the figures after
+    it in order. By the figure's start: the variant words it is given for."""
+    out: dict[int, str] = {}
+    if "分别" not in text:
+        return out
+    for m in mentions:
+        if m.kind != "product" or not m.variant:
+            continue
+        listed = _VARIANT_LIST.match(text, m.end)
+        mark = text.find("分别", m.end)
+        if listed is None or mark < 0 or mark < listed.end():
+            continue
+        items = _VARIANT_JOINER.split(listed.group("items").strip())
+        if re.sub(r"\s", "", items[0]) != re.sub(r"\s", "", m.variant) or not all(
+                _SIZE_OR_FORM.search(i) for i in items):
+            continue
+        _cs, ce = cues.clause_bounds(text, mark)
+        values = [q for q in quantities if mark < q.start < ce and q.qualifier is not Qualifier.RANGE]
+        if len(values) == len(items) and len({q.kind for q in values}) == 1:
+            out.update({q.start: item.strip() for q, item in zip(values, items, strict=True)})
+    return out
+
+
+_SIZE_OR_FORM = re.compile(rf"\d{{1,3}}\s*GB?|{_FORM_HINT.pattern}", re.I)
 
 
 def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound: re.Match[str] | None) -> int | None:
@@ -276,9 +402,17 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             m = cues.CACHE_CUE.search(text, cs, ce)
             if m is None and earlier_cache:
                 return "cache_size", cues.cache_named(text[:q.start])
-            cache = cues.cache_named(text[cs:ce]) or "L2"
+            # "96MB Infinity Cache和6MB L2缓存": the level named right after the figure, before the next one
+            nxt = re.search(r"(?<![A-Za-z\d])\d", text[q.end:ce])
+            cache = cues.cache_named(text[q.end:q.end + nxt.start() if nxt else ce]) or cues.cache_named(
+                text[cs:ce]) or "L2"
             return "cache_size", (cache if m else None)
         cs, ce = cues.clause_bounds(text, q.start)
+        if q.high < 1 and _possessive_value(text, q, mentions) and not cues.has_cue(cues.MEMORY_CUE, text, q,
+                                                                                     right=12):
+            # "与A100的40MB相比，H100的L2缓存为50MB": a card's few MB are the cache the sentence names, not memory
+            later = cues.CACHE_CUE.search(text, q.end)
+            return ("cache_size", cues.cache_named(text[q.end:later.end()])) if later else (None, None)
         if (cues.has_cue(cues.MEMORY_CUE, text, q, right=12) or _possessive_value(text, q, mentions)
                 or (cues.AGGREGATE.search(text[cs:ce]) and cues.MEMORY_CUE.search(text))
                 or _continues_memory_clause(text, q, cs, mentions)):
@@ -395,8 +529,9 @@ def _one_direction(text: str, q: Quantity) -> bool:
 
 
 def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multiplier: int = 1,
-                  mentions: list[Mention] | None = None) -> str | None:
+                  mentions: list[Mention] | None = None, *, own: bool = False) -> str | None:
     """Variant words for the value: the clause's own (SXM形态, 80GB版本) first, else the subject's (A100 80GB).
+    ``own``: the clause names several cards (A和H100 SXM5…分别为…), so only the subject's own words count.
 
     A card's memory size is what a memory_size claim states, so it is no hint for that claim, unless the claim is a
     total over several cards ("四张A100 80GB…合计320GB", where 80GB is the per-card variant)."""
@@ -409,11 +544,11 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
 
     bracket = _BRACKET_AFTER.match(text, q.end)  # "TDP为250W（PCIe版）": the variant the value is given for
     hints = found(bracket.group(1)) if bracket else []
-    hints = hints or found(text[cs:q.start])
-    if not hints:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
+    hints = hints or ([] if own else found(text[cs:q.start]))
+    if not hints and not own:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
         after = re.match(r"[^,;。]{0,8}?的\s*([^,;。]{0,12}?(?:版本|版|型号))", text[q.end:ce])
         hints = found(after.group(1)) if after else []
-    if not hints and mentions is not None and not any(m.kind in SUBJECT_KINDS and m.start < q.start
+    if not hints and not own and mentions is not None and not any(m.kind in SUBJECT_KINDS and m.start < q.start
                                                       for m in mentions):
         hints = found(text[:cs])[-1:]  # "SXM5版本支持NVLink，每块GPU的NVLink带宽为900GB/s": the card is elided
     if sizes_are_hints and hints and subj.variant and not any(h.endswith("GB") for h in hints):

@@ -124,7 +124,9 @@ def multiplier_of(text: str, m: Mention) -> int:
     return 1
 
 
-_NOT_SAID_OF = re.compile(rf"{LEX.alt('compare_after')}|{LEX.alt('compare_before')}|倍|\d|[、和与及]", re.I)
+# a number (not the digits of a name: L2缓存, FP64算力) between a compared card and the figure: "比A100多2560个"
+_NOT_SAID_OF = re.compile(rf"{LEX.alt('compare_after')}|{LEX.alt('compare_before')}|倍|(?<![A-Za-z\d])\d|[、和与及]",
+                          re.I)
 
 
 def _said_of(text: str, m: Mention, pos: int) -> bool:
@@ -186,6 +188,8 @@ def _pronoun(word: str, state: DocState, before: list[Subject] | None = None) ->
 
 _OTHER_CARD = re.compile(rf"(?:^|[,;。:：\s])(?:{LEX.alt('other_card')})[^,;。]{{0,12}}?(?:{LEX.alt('card_noun')})")
 _VERSUS = re.compile(r"(?<![A-Za-z])(?:vs\.?|VS\.?|对比)(?![A-Za-z])")
+_SLASH_AFTER = re.compile(r"\s*/\s*[\d.]")
+_SLASH_BEFORE = re.compile(r"[\dA-Za-z]\s*/\s*$")
 _OPEN = re.compile(r"\s*[(（]\s*")
 _CLOSE = re.compile(r"[^()（）,;。]{0,12}?[)）]")
 
@@ -214,21 +218,34 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     cs, ce = clause_bounds(text, pos)
     if _OTHER_CARD.search(text, 0, pos) and not any(m.start < pos for m in products):
         return []  # "某国产X9000加速卡配备96GB": a card the text does not name is the subject
+    anaphor = _anaphor(text, cs, pos, products, state)
+    if anaphor is not None:
+        return anaphor
     items: list[tuple[int, object]] = [(m.end, m) for m in products if cs <= m.start and m.end <= pos]
     items += [(p.end(), p.group(0)) for p in PRONOUN.finditer(text, cs, pos)]
+    passed_over = False  # a card the clause compares was passed over: what it says is not the earlier card's
     for end, item in sorted(items, key=lambda x: x[0], reverse=True):
         if isinstance(item, Mention):
             compared = is_comparative(text, item)
             if compared and not (owns(text, item, pos) or _said_of(text, item, pos) or _possessed(text, item, pos,
                                                                                                  products)):
+                passed_over = passed_over or bool(_COMPARE_CLAUSE.search(text[max(0, item.start - 10):item.start]))
                 continue
+            if compared and item.kind == "series" and _EXCLUDED.search(text, 0, pos):
+                return [as_subject(text, item, "sentence_guess")]
             group = _coordinated(text, item, products, pos)
             if len(group) == 1 and not compared and _listed(text, item, products):
                 # "P40和P4面向推理": said of each card listed, as with 都; which figure is whose is a guess
                 group = _coordinated(text, item, products, pos, every=True)
                 return [_substituted(text, m, mentions, state, "list_guess") for m in group]
+            if item.kind == "series" and _EXCLUDED.search(text, 0, pos):
+                # "除了RTX 4090之外，RTX 40系列其他显卡的显存都不超过16GB": not said of every member
+                return [as_subject(text, item, "sentence_guess")]
             return [_substituted(text, m, mentions, state, "comparison" if compared else "clause") for m in group]
-        subj = _pronoun(str(item), state, _named_before(text, products, end - len(str(item))))
+        word = str(item)
+        # "RTX 4090与RTX 4080相比，后者…": the pair this sentence names, a compared card too
+        pair_word = word in ("前者", "后者") or word in _BOTH
+        subj = _pronoun(word, state, _named_before(text, products, end - len(word), compared=pair_word))
         if subj:
             return subj
         if str(item) in ("前者", "后者") or str(item) in _BOTH:
@@ -249,17 +266,42 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
             return subj
     if earlier:
         # the sentence's one card is its subject; with several, the last one named is only a guess
-        one = len({m.ref for m in earlier}) == 1
+        one = len({m.ref for m in earlier}) == 1 and not passed_over
         return [_substituted(text, earlier[-1], mentions, state, "sentence" if one else "sentence_guess")]
     if state.topic is None:
         return []
-    via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
-    if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
-        via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
+    via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear and not passed_over \
+        else "topic_guess"
+    if any(m.start >= ce and m.ref != state.topic.ref and not is_comparative(text, m) for m in products):
+        via = "topic_guess"  # "GDDR6X的速率可达21Gbps，RTX 4090的带宽因此…": the sentence goes on to name its card
+    if any(m.kind in ("architecture", "chip") and cs <= m.start < pos and not _OPENING.search(text, cs, m.start)
+           for m in mentions):
+        via = "topic_guess"  # "Ampere架构于2020年推出": the clause is about an architecture or a die, not the card
+    if end is not None and (_VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)])
+                            or _SLASH_AFTER.match(text, end) or _SLASH_BEFORE.search(text, 0, pos)):
+        # "192GB vs 80GB", "450W / 320W" under a heading: which side is the topic's, and is it the same card?
+        via = "topic_guess"
     return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
+_EXCLUDED = LEX.regex("excluded_members")
+_ANAPHOR = re.compile(rf"\s*(?:而|但|不过|然而|反观)?\s*(?:这张|这款|该|它的|其)?\s*{LEX.alt('anaphor_card')}")
+
+
+def _anaphor(text: str, cs: int, pos: int, products: list[Mention], state: DocState) -> list[Subject] | None:
+    """"RTX 3090的功耗为350W，而新卡提升到了450W", "…，而它的继任者达到3.35TB/s": a clause about a card it does not
+    name, after a sentence that named another: the figure is not the named card's, and which card it is a guess
+    (the topic, if the article has another one). None when the clause does not open so."""
+    hit = _ANAPHOR.match(text, cs)
+    if hit is None or hit.end() > pos or any(hit.end() <= m.start < pos for m in products):
+        return None
+    named = [m for m in products if m.end <= cs]
+    if not named:
+        return None  # "新卡的功耗为450W": the article's card, as any sentence without a name
+    if state.topic is not None and all(state.topic.ref != m.ref for m in named):
+        return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, "topic_guess")]
+    return [as_subject(text, named[-1], "sentence_guess")]
 
 
 def _coordinated(text: str, m: Mention, products: list[Mention], pos: int, *, every: bool = False) -> list[Mention]:
@@ -281,6 +323,8 @@ def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
     """The card closes a list of cards ("RTX 4090、RTX 4080、RTX 4070发布：…", "A和B的显存为…") that says neither
     分别 nor 都/均: which one the figure is said of is a guess."""
     before = [p for p in products if p.end <= m.start]
+    if before and is_comparative(text, before[-1]):
+        return False  # "不同于RTX 4090，RTX 4080只有16GB": the card before is only compared
     return bool(before) and bool(_LIST_GAP.fullmatch(text[before[-1].end:m.start].replace(before[-1].variant or "",
                                                                                              "", 1)))
 
@@ -289,11 +333,12 @@ def _listed(text: str, m: Mention, products: list[Mention]) -> bool:
 _LIST_GAP = re.compile(rf"\s+|{COORDINATOR.pattern}")
 
 
-def _named_before(text: str, products: list[Mention], pos: int) -> list[Subject]:
-    """The products named before ``pos`` in the sentence, once each, in order (not those only compared)."""
+def _named_before(text: str, products: list[Mention], pos: int, *, compared: bool = False) -> list[Subject]:
+    """The products named before ``pos`` in the sentence, once each, in order (not those only compared, unless
+    ``compared``)."""
     named: list[Subject] = []
     for m in products:
-        if m.end <= pos and not is_comparative(text, m) and all(n.ref != m.ref for n in named):
+        if m.end <= pos and (compared or not is_comparative(text, m)) and all(n.ref != m.ref for n in named):
             named.append(as_subject(text, m))
     return named
 

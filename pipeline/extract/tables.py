@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..records import Cell, Document, Mention, Qualifier, Scope, Table
@@ -117,9 +117,31 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                                                _states_needs(seg.norm, table.header[j])):
                 continue
             subj = Subject(subj_m.ref, subj_m.text, subj_m.variant, 1, "table", subj_m)
-            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, _scope(attrs, label),
-                                       header_unit(label), bool(DENSE.search(label) and SPARSE.search(label))))
+            scope = _scope(attrs, label)
+            if by_row and attrs == ("memory_bandwidth",) and _GENERIC_BANDWIDTH.fullmatch(label):
+                link = _row_link(seg.norm, row, (j, key))
+                if link == "PCIe":
+                    continue  # "| A100 PCIe | PCIe 4.0 x16 | 64GB/s |": the host link's rate, not memory's
+                if link is not None:  # "| H100 SXM5 | NVLink 4.0 | 900GB/s |": the link named beside it
+                    attrs, scope = ("interconnect_bandwidth",), link
+            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, scope, header_unit(label),
+                                       bool(DENSE.search(label) and SPARSE.search(label))))
         yield (row_start, row_end), drafts
+
+
+_GENERIC_BANDWIDTH = re.compile(r"\s*(?:带宽|频宽|bandwidth)\s*(?:[(（][^()（）]{0,12}[)）])?\s*", re.I)
+_PCIE = re.compile(r"PCI-?E", re.I)
+
+
+def _row_link(norm: str, row: Sequence[Cell], skip: tuple[int, int]) -> str | None:
+    """The link another cell of the row names (NVLink 4.0, PCIe 4.0 x16), not the figure's cell nor the card's name
+    (``skip``): the generic 带宽 beside it is its rate."""
+    for k, c in enumerate(row):
+        text = norm[c.start:c.end]
+        if k not in skip and (link_named(text) or _PCIE.search(text)) and not any(
+                q.kind == "rate" for q in find_quantities(text)):
+            return link_named(text) or "PCIe"
+    return None
 
 
 def _states_needs(norm: str, header: Cell) -> bool:
