@@ -64,6 +64,8 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     check = _check(claim, ref, ctx, tol)
     if check.verdict.is_flag and claim.extra.get("count_only"):
         check = _each_card(claim, ref, tol or Tolerance()) or check
+    if check.verdict.is_flag and claim.extra.get("die_named"):
+        check = _full_die(claim, ref, tol or Tolerance()) or check
     return _gate(claim, ref, check)
 
 
@@ -204,6 +206,26 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+def _full_die(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """"A100的GA100芯片有128个SM": the chip named between the card and the figure may be what is counted (the full
+    die, of which the card enables part): when its figure fits, that is the reading (supported), never a flag."""
+    found = ref.entity(str(claim.extra["die_named"]))
+    if found is None or found.kind != "chip":
+        return None
+    chip = found.id
+    rows = ref.facts(chip, claim.attribute)
+    if claim.attribute not in NUMERIC_ATTRIBUTES or not rows or not isinstance(claim.value, (int, float)):
+        return None
+    matched = [r for r in rows if numeric_fits(replace(claim, multiplier=1), [float(r.value)], tol)]
+    if not matched:
+        return None
+    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    full = expected_text(matched)
+    return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是完整{ref.name(chip)}芯片的{attr_zh}（{full}），"
+                 f"与文中所述相符；{ref.name(claim.subject or '')}启用的数值见参考表。", full, matched[0].source_url,
+                 matched[0].source_title)
 
 
 def _one_die(ref: Reference, subject: str) -> bool:

@@ -112,6 +112,13 @@ SCOPE_CASES = [
     ("H200每颗芯片配备141GB显存。", [("141GB", "memory_size", "nvidia_h200", "unit", S, None)]),
     ("H200每颗芯片配备120GB显存。", [("120GB", "memory_size", "nvidia_h200", "unit", C, None)]),
     ("B200每颗芯片有96GB显存。", [("96GB", "memory_size", "nvidia_b200", "unit", U, "scope_not_product")]),
+    # the card's own chip named before the figure: the full die's count or the card's, either fits; neither is wrong
+    ("H100 SXM5的GH100芯片有144个SM。", [("GH100", "gpu_chip", "nvidia_h100", P, S, None),
+                                ("144个", "sm_count", "nvidia_h100", P, S, None)]),
+    ("H100 SXM5的GH100芯片有132个SM。", [("GH100", "gpu_chip", "nvidia_h100", P, S, None),
+                                ("132个", "sm_count", "nvidia_h100", P, S, None)]),
+    ("H100 SXM5的GH100芯片有160个SM。", [("GH100", "gpu_chip", "nvidia_h100", P, S, None),
+                                ("160个", "sm_count", "nvidia_h100", P, C, None)]),
     # an ordinal is a generation, not a count
     ("A100有432个Tensor Core（第3代）。", [("432个", "tensor_cores", "nvidia_a100", P, S, None),
                                          ("Tensor Core（第3代）", "generation", "nvidia_a100", P, S, None)]),

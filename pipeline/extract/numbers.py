@@ -99,9 +99,30 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                                                                     own=q.start in respectively),
                              q.in_bits, q.resolution,
                              q.written_unit, scope, scope_detail,
-                             extra={"count_only": True} if multiplier > 1 and (
-                                 not total_said or attr in _TOTAL_OF_ONE) else {}))
+                             extra={**({"count_only": True} if multiplier > 1 and (
+                                 not total_said or attr in _TOTAL_OF_ONE) else {}),
+                                 **({"die_named": die} if (die := _its_die(text, q, subj, mentions)) else {})}))
     return out
+
+
+_DIE_THEN = re.compile(r"(?:芯片|核心|晶片|die|GPU)?\s*(?:上|中|里)?\s*"
+                       r"(?:有|拥有|包含|集成了?|共有|具有|内含|配备了?|总共有)\s*(?:了)?\s*$", re.I)
+
+
+def _its_die(text: str, q: Quantity, subj: Subject, mentions: list[Mention]) -> str | None:
+    """"A100的GA100芯片有128个SM": the card's own chip, named between the card and the figure, may be what the
+    figure counts (the full die) as well as the card: the chip's id, for the checker to try both readings."""
+    m = subj.mention
+    if m is None or m.end > q.start:
+        return None
+    variant = rf"(?:{re.escape(m.variant)})?" if m.variant else ""
+    link = re.match(rf"\s*{variant}\s*(?:的|所用的|采用的|使用的|搭载的)\s*", text[m.end:q.start], re.I)
+    at = m.end + link.end() if link else -1
+    chip = next((c for c in mentions if c.kind == "chip" and c.start == at), None)
+    if chip is None or not _DIE_THEN.fullmatch(text, chip.end, q.start):
+        return None
+    return chip.ref
+
 
 
 _PARALLEL = re.compile(rf"^\s*(?:而|则|但|不过)?\s*(?:则|也|同样|更是)?\s*{cues.LEX.alt('parallel_verb')}?\s*$")
