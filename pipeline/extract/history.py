@@ -13,6 +13,7 @@ Core) is not the owner's own and is left alone. Words are data (``pipeline/lexic
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..lexicon.scanning import any_of
 from ..records import Mention, Scope
@@ -148,9 +149,21 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
             owner = _owner(text, start, mentions, state, ref)
             if owner is None:
                 continue
+            if owner.via != "clause" and _subject_of_its_clause(text, start, end):
+                owner = replace(owner, via="topic_guess")  # the generation is what the clause is about: a guess
             out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
                               negated=_denied(text, start)))
     return out
+
+
+def _subject_of_its_clause(text: str, start: int, end: int) -> bool:
+    """"第四代NVLink每个GPU总带宽900GB/s": a generation that opens its clause and that the clause goes on to say
+    something of is what the clause is about (the generation itself); that it is the feature of the card in context
+    is only a guess. A label or list item (- 第四代Tensor Core, 第四代NVLink：…) is the section's card's."""
+    cs, ce = cues.clause_bounds(text, start)
+    rest = text[end:ce].strip()
+    return not text[cs:start].strip(" -*•#>\t") and bool(rest) and rest[0] not in ":：+(（" and bool(
+        re.search(r"[\u4e00-\u9fff]", rest))
 
 
 def _link_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference,
