@@ -9,7 +9,7 @@ from .check_chip import CHIP_FIGURES, check_chip_figure, check_process
 from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
-from .check_scoped import check_one_direction, check_scoped
+from .check_scoped import check_one_direction, check_scoped, named_system, system_of
 from .check_secondary import check_secondary
 from .check_variants import pin_variants
 from .compare import (
@@ -23,9 +23,12 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
+from .lexicon import load_lexicon
 from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
+# a whole server, node or rack (pipeline/lexicon/scopes.csv)
+_SYSTEM_WORD = load_lexicon().regex("system_word")
 # numbers that identify a card well enough to say "this is card Y's figure"
 # what differs between the members of a product line: said of the line (not of each member), no flag
 _VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "interface"})
@@ -138,9 +141,16 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     if claim.scope is Scope.PRODUCT and claim.scope_detail == "per_direction" and (
             claim.multiplier <= 1 or claim.extra.get("count_only")):
         return check_one_direction(claim, ref, tol)
+    if claim.scope is Scope.SYSTEM and claim.attribute == "tdp" and claim.multiplier > 1 and (
+            claim.scope_detail or "").isdigit():
+        # "DGX H100配备8块H100，功耗10.2kW": the power of the system the sentence names, not a sum of the cards' TDPs
+        # (unless the figure is that sum: "…，8块GPU总功耗5600W")
+        powered = _system_power(claim, ref, tol or Tolerance())
+        if powered is not None:
+            return powered
     if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
-        system = ref.entity(claim.scope_detail or "")
-        if system is not None and system.kind == "system" and ref.facts(system.id, claim.attribute):
+        system = system_of(claim, ref)
+        if system is not None and ref.facts(system, claim.attribute):
             return check_scoped(claim, ref, tol)  # "DGX H100的显存640GB": the system's own figure
         if claim.attribute == "tdp" and not (claim.scope_detail or "").isdigit():  # a named system, not N cards
             return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，"
@@ -204,6 +214,26 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+def _system_power(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """A sentence that names a system (or says 服务器, 整机) and counts its cards gives the system's power."""
+    named = named_system(claim.sentence, ref)
+    if named is None:
+        if claim.extra.get("count_only") and _SYSTEM_WORD.search(claim.sentence):
+            return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，无法核实。",
+                         reason=Reason.SCOPE_NOT_PRODUCT)
+        return None
+    as_system = replace(claim, scope_detail=named[0])
+    system = system_of(as_system, ref)
+    if system is None or not ref.facts(system, "tdp"):
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是{named[0]}的整机功耗，不等于各卡功耗之和，"
+                     "参考表没有这套系统的功耗，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
+    checked = check_scoped(as_system, ref, tol)
+    summed = [float(r.value) * claim.multiplier for r in candidate_rows(ref, claim)]
+    if checked.verdict.is_flag and summed and numeric_fits(claim, summed, tol):
+        return None  # the cards' total after all
+    return checked
 
 
 def _one_die(ref: Reference, subject: str) -> bool:

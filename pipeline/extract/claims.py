@@ -27,7 +27,7 @@ from .process import process_drafts
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import key_value_rows, table_claims
-from .topic import enter_sentence, leave_sentence
+from .topic import carried_system, enter_sentence, leave_sentence
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
@@ -90,6 +90,7 @@ def _speculative(text: str, d: Draft) -> bool:
 
 
 def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = False) -> Iterator[Claim]:
+    d = carried_system(sent.text, d)
     start, end = sent.start + d.start, sent.start + d.end
     yield Claim(
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,

@@ -36,6 +36,7 @@ class Subject:
     multiplier: int = 1
     via: str = "explicit"  # how the owner was found: one of CERTAIN or UNCERTAIN below
     mention: Mention | None = None
+    system: str | None = None  # "DGX H100": the system named after the card (its figures are the system's)
 
 
 # How a figure's owner was found. A flag needs one of CERTAIN: the owner is named in the figure's clause (or is the
@@ -99,7 +100,16 @@ def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
                for n in products)
 
 
-_SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)\s*$")
+_SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)(?:-\d)?\s*[（(]?\s*$")
+
+
+_SYSTEM_NAMED = re.compile(r"(?P<s>(?:HGX|DGX)(?:-\d)?)\s*[（(]?\s*$")
+
+
+def system_of(text: str, m: Mention) -> str | None:
+    """"DGX H100", "HGX B200", "DGX-1（V100）": the system named after the card, as the systems table names it."""
+    hit = _SYSTEM_NAMED.search(text, 0, m.start)
+    return f"{hit.group('s')} {m.text}" if hit else None
 
 
 def multiplier_of(text: str, m: Mention) -> int:
@@ -156,7 +166,7 @@ def owns(text: str, m: Mention, pos: int) -> bool:
 
 
 def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
-    return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
+    return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m, system_of(text, m))
 
 
 _NAMED_AS = re.compile(rf"{LEX.alt('flagship')}(?:型号|产品|显卡|卡)?\s*(?:是|为|就是)\s*$")
@@ -200,7 +210,7 @@ def _labelled(text: str, end: int, products: list[Mention]) -> Mention | None:
 
 
 def _via(s: Subject, via: str) -> Subject:
-    return Subject(s.ref, s.text, s.variant, s.multiplier, via, s.mention)
+    return Subject(s.ref, s.text, s.variant, s.multiplier, via, s.mention, s.system)
 
 
 def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
@@ -256,7 +266,7 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
     via = ("heading" if state.topic_from_heading else "topic") if state.topic_clear else "topic_guess"
     if end is not None and _VERSUS.search(text[max(0, pos - 6):min(len(text), end + 6)]):
         via = "topic_guess"  # "192GB vs 80GB" under a heading: which side is the topic's, and is it the same card?
-    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
+    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via, system=state.topic.system)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
@@ -344,7 +354,11 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
                   and _NAMED_AS.search(text[:x.mention.start])), None)
     if named is not None:
         subjects = [named, *(x for x in subjects if x is not named)]
-    state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
+    first, before = subjects[0], state.topic
+    # "# DGX H100" then "- GPU：8× H100": counting the system's cards, the text is still about the system
+    system = first.system or (before.system if before is not None and before.ref == first.ref and
+                              first.multiplier > 1 else None)
+    state.topic = Subject(first.ref, first.text, first.variant, system=system)
     state.topic_clear = len(subjects) == 1 or named is not None
     state.topic_from_heading = False
     if len(subjects) >= 2:
