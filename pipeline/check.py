@@ -67,6 +67,8 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     check = _check(claim, ref, ctx, tol)
     if check.verdict.is_flag and claim.extra.get("count_only"):
         check = _each_card(claim, ref, tol or Tolerance()) or check
+    if check.verdict.is_flag and claim.scope is Scope.PRODUCT:
+        check = _system_sentence(claim, ref, tol or Tolerance()) or check
     return _gate(claim, ref, check)
 
 
@@ -148,6 +150,11 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         powered = _system_power(claim, ref, tol or Tolerance())
         if powered is not None:
             return powered
+    if claim.scope is Scope.SYSTEM and claim.multiplier > 1 and (claim.scope_detail or "").isdigit():
+        # "DGX GH200由256颗GH200组成，共享144TB内存": the cards counted are the system the sentence names
+        named = named_system(claim.sentence, ref)
+        if named is not None and named[1] == claim.multiplier:
+            claim = replace(claim, scope_detail=named[0])
     if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
         system = system_of(claim, ref)
         if system is not None and ref.facts(system, claim.attribute):
@@ -214,6 +221,28 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
                      expected, first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, _why_wrong(claim, ref, rows, name, attr_zh, expected, tol), expected,
                  first.source_url, first.source_title)
+
+
+# owners found outside the figure's own clause: the sentence's subject may be the system it names
+_FROM_SENTENCE = frozenset({"sentence", "topic", "heading"})
+
+
+def _system_sentence(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """"GB200 NVL72由36个GB200超级芯片组成，FP8算力720 PFLOPS": a sentence about a system whose figure's clause names
+    no card gives the system's figure, not that of the card or superchip it is built from."""
+    named = named_system(claim.sentence, ref)
+    if named is None or claim.extra.get("via", "explicit") not in _FROM_SENTENCE:
+        return None
+    as_system = replace(claim, scope=Scope.SYSTEM, scope_detail=named[0], multiplier=1)
+    system = system_of(as_system, ref)
+    if system is None or ref.items["system"][system].fields.get("gpu_product") not in ref.members(claim.subject or ""):
+        return None
+    checked = check_scoped(as_system, ref, tol)
+    if checked.verdict is Verdict.SUPPORTED:
+        return checked
+    return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”可能是{named[0]}整套系统的数值，而非"
+                 f"{ref.name(claim.subject or '')}单卡的数值，不作判断。", checked.expected, checked.source,
+                 checked.source_title, Reason.SCOPE_NOT_PRODUCT)
 
 
 def _system_power(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:

@@ -24,8 +24,9 @@ _PER = {"SM": "SM", "CU": "CU", "partition": "partition", "stack": "stack", "per
 _SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
              Scope.FAMILY: "架构"}
 _UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
-            "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分", "per_link": "每条链路", "per_lane": "每条通道"}
-_UNIFIED = re.compile(r"统一内存|统一显存|CPU|LPDDR|Grace", re.I)
+            "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分",
+            "within": "在所属产品或系统中", "per_link": "每条链路", "per_lane": "每条通道"}
+_UNIFIED = re.compile(r"统一内存|统一显存|共享(?:的)?\s*\d*[.\d]*\s*[TGP]B?\s*(?:内存|显存)|CPU|LPDDR|Grace", re.I)
 # the marketing figure of GPU links is the total of both directions; a figure without 单向/双向 is read as that total
 _TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
 

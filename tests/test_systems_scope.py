@@ -10,7 +10,7 @@ import pytest
 
 from tests.test_owner_scope import claims_with_reasons
 
-P, Y, U, S, C = "product", "system", "unverifiable", "supported", "contradicted"
+P, Y, N, U, S, C = "product", "system", "unit", "unverifiable", "supported", "contradicted"
 
 
 # fmt: off
@@ -107,6 +107,50 @@ SYSTEM_CASES = [
       ("640GB", "memory_size", "nvidia_a100", Y, S, None)]),
     ("DGX A100的总显存为320GB。", "t.txt",
      [("320GB", "memory_size", "nvidia_a100", Y, S, None)]),
+    # A13: X中的Y is Y inside X, not the standalone card
+    ("GB200中的B200功耗可达1200W。", "t.txt",
+     [("可达1200W", "tdp", "nvidia_b200", N, U, "scope_not_product")]),
+    ("GB200 NVL72里的每块B200有186GB显存。", "t.txt",
+     [("186GB", "memory_size", "nvidia_b200", N, U, "scope_not_product")]),
+    ("GH200中的H100 GPU配备96GB HBM3。", "t.txt",
+     [("96GB", "memory_size", "nvidia_h100", N, U, "scope_not_product"),
+      ("HBM3", "memory_type", "nvidia_h100", P, S, None)]),
+    ("RTX 40系列中的RTX 4090显存为24GB。", "t.txt",
+     [("24GB", "memory_size", "nvidia_rtx_4090", P, S, None)]),
+    ("DGX H100中的H100功耗为700W。", "t.txt",
+     [("700W", "tdp", "nvidia_h100", P, S, None)]),
+    # A9: 8卡 after 单卡 in a later clause
+    ("A100 80GB单卡功耗400W，8卡约3.2kW。", "t.txt",
+     [("80GB", "memory_size", "nvidia_a100", P, S, None),
+      ("400W", "tdp", "nvidia_a100", P, S, None),
+      ("约3.2kW", "tdp", "nvidia_a100", Y, S, None)]),
+    ("A100 80GB单卡功耗400W，8卡约4kW。", "t.txt",
+     [("80GB", "memory_size", "nvidia_a100", P, S, None),
+      ("400W", "tdp", "nvidia_a100", P, S, None),
+      ("约4kW", "tdp", "nvidia_a100", Y, C, None)]),
+    # A10: 一对 / 两卡一组 count two cards
+    ("一对H100 NVL共188GB显存。", "t.txt",
+     [("188GB", "memory_size", "nvidia_h100", Y, S, None)]),
+    ("两卡一组的H100 NVL共188GB显存。", "t.txt",
+     [("188GB", "memory_size", "nvidia_h100", Y, S, None)]),
+    ("一对H100 NVL共200GB显存。", "t.txt",
+     [("200GB", "memory_size", "nvidia_h100", Y, C, None)]),
+    # A11: DGX GH200's shared memory (144 TB in binary terabytes)
+    ("DGX GH200共享144TB内存。", "t.txt",
+     [("144TB", "memory_size", "nvidia_gh200", Y, S, None)]),
+    ("DGX GH200由256颗GH200超级芯片组成，共享144TB内存。", "t.txt",
+     [("144TB", "memory_size", "nvidia_gh200", Y, S, None)]),
+    ("DGX GH200由256颗GH200超级芯片组成，共享120TB内存。", "t.txt",
+     [("120TB", "memory_size", "nvidia_gh200", Y, C, None)]),
+    # A14: a sentence about a rack: its figure, not the superchip's
+    ("GB200 NVL72由36个GB200超级芯片组成，FP8算力720 PFLOPS。", "t.txt",
+     [("720 PFLOPS", "fp8", "nvidia_gb200", P, S, None)]),
+    ("GB200 NVL72由36个GB200超级芯片组成，FP8算力600 PFLOPS。", "t.txt",
+     [("600 PFLOPS", "fp8", "nvidia_gb200", P, U, "scope_not_product")]),
+    ("# GB200 NVL72\n\nGB200 NVL72由36个GB200超级芯片组成。整个机柜的FP8算力达720 PFLOPS。\n", "t.md",
+     [("720 PFLOPS", "fp8", "nvidia_gb200", Y, S, None)]),
+    ("GB200的FP8算力为720 PFLOPS。", "t.txt",
+     [("720 PFLOPS", "fp8", "nvidia_gb200", P, C, None)]),
 ]
 # fmt: on
 

@@ -106,10 +106,17 @@ _SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)(?:-\d)?\s*[（(]?\s*$")
 _SYSTEM_NAMED = re.compile(r"(?P<s>(?:HGX|DGX)(?:-\d)?)\s*[（(]?\s*$")
 
 
+_RACK_AFTER = re.compile(r"\s*(NVL\d{2,3})(?![\dA-Za-z])")
+
+
 def system_of(text: str, m: Mention) -> str | None:
-    """"DGX H100", "HGX B200", "DGX-1（V100）": the system named after the card, as the systems table names it."""
+    """"DGX H100", "HGX B200", "DGX-1（V100）", "GB200 NVL72": the system named after the card, as the systems
+    table names it."""
     hit = _SYSTEM_NAMED.search(text, 0, m.start)
-    return f"{hit.group('s')} {m.text}" if hit else None
+    if hit:
+        return f"{hit.group('s')} {m.text}"
+    rack = _RACK_AFTER.match(text, m.end)
+    return f"{m.text} {rack.group(1)}" if rack else None
 
 
 def multiplier_of(text: str, m: Mention) -> int:
