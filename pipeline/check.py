@@ -65,7 +65,7 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
     check = _check(claim, ref, ctx, tol)
-    if check.verdict.is_flag and claim.extra.get("count_only"):
+    if claim.extra.get("count_only") and (check.verdict.is_flag or check.reason is Reason.SCOPE_NOT_PRODUCT):
         check = _each_card(claim, ref, tol or Tolerance()) or check
     if check.verdict.is_flag and claim.scope is Scope.PRODUCT:
         check = _system_sentence(claim, ref, tol or Tolerance()) or check
@@ -84,8 +84,9 @@ def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
         return None
     name, attr_zh = ref.name(claim.subject or ""), ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
     each = expected_text(matched)
+    total = f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）" if claim.multiplier > 1 else ""
     return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是每张卡的数值：{name}的{attr_zh}为{each}，与文中所述相符"
-                 f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）。", each,
+                 f"{total}。", each,
                  matched[0].source_url, matched[0].source_title)
 
 

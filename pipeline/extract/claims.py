@@ -7,6 +7,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 
+from ..check_chip import CHIP_FIGURES
 from ..records import BlockKind, Claim, Document, Mention, Scope, Sentence, Table
 from ..reference import Reference
 from ..segment import Segmented
@@ -106,6 +107,8 @@ def _counted_in_clause(text: str, d: Draft) -> Draft:
 
 def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = False) -> Iterator[Claim]:
     d = carried_system(sent.text, _counted_in_clause(sent.text, d))
+    if d.scope_detail == "within" and d.attribute in CHIP_FIGURES:  # GB200里的B200: the same die, the same count
+        d = replace(d, scope=Scope.PRODUCT, scope_detail=None)
     start, end = sent.start + d.start, sent.start + d.end
     yield Claim(
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,
