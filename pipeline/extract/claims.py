@@ -99,8 +99,9 @@ def _counted_in_clause(text: str, d: Draft) -> Draft:
     cs, _ce = cues.clause_bounds(text, d.start)
     counted = cues.BARE_MULTIPLIER.search(text, cs, d.start)
     n = _card_count(counted)
-    if not n or cues.PER_CARD.search(text, cs, d.start) or (d.subject.mention is not None and
-                                                             cs <= d.subject.mention.start):
+    if not n or counted is None or cues.PER_CARD.search(text, cs, d.start) or (
+            d.subject.mention is not None and cs <= d.subject.mention.start) or (
+            d.subject.text and d.subject.text in text[counted.end():d.start]):
         return d  # no count, one card's figure, or the clause names its own card (that count is already read)
     return replace(d, multiplier=n, scope=Scope.SYSTEM, scope_detail=str(n), extra={**d.extra, "count_only": True})
 
