@@ -78,7 +78,18 @@ SYSTEM_CASES = [
      [("640GB", "memory_size", "nvidia_h100", Y, S, None)]),
     ("DGX H100包含8块H100 GPU。每块H100拥有80GB显存。整套系统的GPU显存为640GB。", "t.txt",
      [("80GB", "memory_size", "nvidia_h100", P, S, None),
+      ("640GB", "memory_size", "nvidia_h100", Y, S, None)]),
+    ("DGX H100包含8块H100 GPU。每块H100拥有80GB显存。整套系统的GPU显存为600GB。", "t.txt",
+     [("80GB", "memory_size", "nvidia_h100", P, S, None),
+      ("600GB", "memory_size", "nvidia_h100", Y, C, None)]),
+    # with no system named, 整套系统 is some system: unverifiable
+    ("这台机器有8块H100。每块H100拥有80GB显存。整套系统的GPU显存为640GB。", "t.txt",
+     [("80GB", "memory_size", "nvidia_h100", P, S, None),
       ("640GB", "memory_size", "nvidia_h100", Y, U, "scope_not_product")]),
+    # under a system's heading a figure that fits neither the system nor one card is not flagged as a card's
+    ("# DGX H100\n\n- CUDA核心：16896\n- CUDA核心：20000\n", "t.md",
+     [("16896", "cuda_cores", "nvidia_h100", Y, S, None),
+      ("20000", "cuda_cores", "nvidia_h100", Y, U, "scope_not_product")]),
     # A7: a system sentence with a GPU count
     ("DGX H100配备8块H100，功耗10.2kW。", "t.txt",
      [("10.2kW", "tdp", "nvidia_h100", Y, S, None)]),

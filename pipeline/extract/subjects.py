@@ -20,6 +20,7 @@ from .cues import (
     COORDINATOR,
     MULTIPLIER_AFTER,
     MULTIPLIER_BEFORE,
+    PER_CARD,
     PRONOUN,
     clause_bounds,
 )
@@ -363,8 +364,11 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
         subjects = [named, *(x for x in subjects if x is not named)]
     first, before = subjects[0], state.topic
     # "# DGX H100" then "- GPU：8× H100": counting the system's cards, the text is still about the system
-    system = first.system or (before.system if before is not None and before.ref == first.ref and
-                              first.multiplier > 1 else None)
+    # (or one of them: "每块H100拥有80GB显存")
+    its_cards = first.multiplier > 1 or (first.mention is not None and
+                                         PER_CARD.search(text, max(0, first.mention.start - 4), first.mention.start))
+    system = first.system or (before.system if before is not None and before.ref == first.ref and its_cards
+                              else None)
     state.topic = Subject(first.ref, first.text, first.variant, system=system)
     state.topic_clear = len(subjects) == 1 or named is not None
     state.topic_from_heading = False
