@@ -9,7 +9,7 @@ from .check_chip import CHIP_FIGURES, check_chip_figure, check_process
 from .check_kinds import check_kind
 from .check_names import check_identity, check_interface, check_manufacturer
 from .check_precision import other_fp16_figure, other_precision
-from .check_scoped import check_one_direction, check_scoped
+from .check_scoped import check_one_direction, check_scoped, named_system, system_of
 from .check_secondary import check_secondary
 from .check_variants import pin_variants
 from .compare import (
@@ -23,9 +23,12 @@ from .compare import (
     unit_suffix,
 )
 from .config import Tolerance
+from .lexicon import load_lexicon
 from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
+# a whole server, node or rack (pipeline/lexicon/scopes.csv)
+_SYSTEM_WORD = load_lexicon().regex("system_word")
 # numbers that identify a card well enough to say "this is card Y's figure"
 # what differs between the members of a product line: said of the line (not of each member), no flag
 _VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "interface"})
@@ -62,10 +65,12 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
     check = _check(claim, ref, ctx, tol)
-    if check.verdict.is_flag and claim.extra.get("count_only"):
+    if claim.extra.get("count_only") and (check.verdict.is_flag or check.reason is Reason.SCOPE_NOT_PRODUCT):
         check = _each_card(claim, ref, tol or Tolerance()) or check
     if check.verdict.is_flag and claim.extra.get("die_named"):
         check = _full_die(claim, ref, tol or Tolerance()) or check
+    if check.verdict.is_flag and claim.scope is Scope.PRODUCT:
+        check = _system_sentence(claim, ref, tol or Tolerance()) or check
     return _gate(claim, ref, check)
 
 
@@ -81,8 +86,9 @@ def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
         return None
     name, attr_zh = ref.name(claim.subject or ""), ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
     each = expected_text(matched)
+    total = f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）" if claim.multiplier > 1 else ""
     return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是每张卡的数值：{name}的{attr_zh}为{each}，与文中所述相符"
-                 f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）。", each,
+                 f"{total}。", each,
                  matched[0].source_url, matched[0].source_title)
 
 
@@ -140,9 +146,21 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     if claim.scope is Scope.PRODUCT and claim.scope_detail == "per_direction" and (
             claim.multiplier <= 1 or claim.extra.get("count_only")):
         return check_one_direction(claim, ref, tol)
+    if claim.scope is Scope.SYSTEM and claim.attribute == "tdp" and claim.multiplier > 1 and (
+            claim.scope_detail or "").isdigit():
+        # "DGX H100配备8块H100，功耗10.2kW": the power of the system the sentence names, not a sum of the cards' TDPs
+        # (unless the figure is that sum: "…，8块GPU总功耗5600W")
+        powered = _system_power(claim, ref, tol or Tolerance())
+        if powered is not None:
+            return powered
+    if claim.scope is Scope.SYSTEM and claim.multiplier > 1 and (claim.scope_detail or "").isdigit():
+        # "DGX GH200由256颗GH200组成，共享144TB内存": the cards counted are the system the sentence names
+        named = named_system(claim.sentence, ref)
+        if named is not None and named[1] == claim.multiplier:
+            claim = replace(claim, scope_detail=named[0])
     if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
-        system = ref.entity(claim.scope_detail or "")
-        if system is not None and system.kind == "system" and ref.facts(system.id, claim.attribute):
+        system = system_of(claim, ref)
+        if system is not None and ref.facts(system, claim.attribute):
             return check_scoped(claim, ref, tol)  # "DGX H100的显存640GB": the system's own figure
         if claim.attribute == "tdp" and not (claim.scope_detail or "").isdigit():  # a named system, not N cards
             return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，"
@@ -226,6 +244,48 @@ def _full_die(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是完整{ref.name(chip)}芯片的{attr_zh}（{full}），"
                  f"与文中所述相符；{ref.name(claim.subject or '')}启用的数值见参考表。", full, matched[0].source_url,
                  matched[0].source_title)
+
+
+# owners found outside the figure's own clause: the sentence's subject may be the system it names
+_FROM_SENTENCE = frozenset({"sentence", "topic", "heading"})
+
+
+def _system_sentence(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """"GB200 NVL72由36个GB200超级芯片组成，FP8算力720 PFLOPS": a sentence about a system whose figure's clause names
+    no card gives the system's figure, not that of the card or superchip it is built from."""
+    named = named_system(claim.sentence, ref)
+    if named is None or claim.extra.get("via", "explicit") not in _FROM_SENTENCE:
+        return None
+    as_system = replace(claim, scope=Scope.SYSTEM, scope_detail=named[0], multiplier=1)
+    system = system_of(as_system, ref)
+    if system is None or ref.items["system"][system].fields.get("gpu_product") not in ref.members(claim.subject or ""):
+        return None
+    checked = check_scoped(as_system, ref, tol)
+    if checked.verdict is Verdict.SUPPORTED:
+        return checked
+    return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”可能是{named[0]}整套系统的数值，而非"
+                 f"{ref.name(claim.subject or '')}单卡的数值，不作判断。", checked.expected, checked.source,
+                 checked.source_title, Reason.SCOPE_NOT_PRODUCT)
+
+
+def _system_power(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
+    """A sentence that names a system (or says 服务器, 整机) and counts its cards gives the system's power."""
+    named = named_system(claim.sentence, ref)
+    if named is None:
+        if claim.extra.get("count_only") and _SYSTEM_WORD.search(claim.sentence):
+            return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，无法核实。",
+                         reason=Reason.SCOPE_NOT_PRODUCT)
+        return None
+    as_system = replace(claim, scope_detail=named[0])
+    system = system_of(as_system, ref)
+    if system is None or not ref.facts(system, "tdp"):
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是{named[0]}的整机功耗，不等于各卡功耗之和，"
+                     "参考表没有这套系统的功耗，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
+    checked = check_scoped(as_system, ref, tol)
+    summed = [float(r.value) * claim.multiplier for r in candidate_rows(ref, claim)]
+    if checked.verdict.is_flag and summed and numeric_fits(claim, summed, tol):
+        return None  # the cards' total after all
+    return checked
 
 
 def _one_die(ref: Reference, subject: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from .compare import candidate_rows, fmt, numeric_fits, quoted
 from .config import Tolerance
+from .normalize import normalize_key
 from .records import Check, Claim, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
 
@@ -23,10 +24,42 @@ _PER = {"SM": "SM", "CU": "CU", "partition": "partition", "stack": "stack", "per
 _SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
              Scope.FAMILY: "架构"}
 _UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
-            "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分", "per_link": "每条链路", "per_lane": "每条通道"}
-_UNIFIED = re.compile(r"统一内存|统一显存|CPU|LPDDR|Grace", re.I)
+            "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分",
+            "within": "在所属产品或系统中", "per_link": "每条链路", "per_lane": "每条通道"}
+_UNIFIED = re.compile(r"统一内存|统一显存|共享(?:的)?\s*\d*[.\d]*\s*[TGP]B?\s*(?:内存|显存)|CPU|LPDDR|Grace", re.I)
 # the marketing figure of GPU links is the total of both directions; a figure without 单向/双向 is read as that total
 _TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
+
+
+def named_system(text: str, ref: Reference) -> tuple[str, int] | None:
+    """The system a text (a table cell, a heading) names, by the names and aliases of reference/systems.csv, the
+    longest first: its name and how many GPUs it has."""
+    key = normalize_key(text)
+    best: tuple[int, str, int] | None = None
+    for item in ref.items.get("system", {}).values():
+        for name in (item.name, *item.aliases):
+            k = normalize_key(name)
+            if k and k in key and (best is None or len(k) > best[0]):
+                count = _num(item.fields.get("gpu_count", ""))
+                best = (len(k), item.name, int(count))
+    return (best[1], best[2]) if best else None
+
+
+def system_of(claim: Claim, ref: Reference) -> str | None:
+    """The id of the system a system-scoped claim names ("DGX H100"; "DGX A100 640GB" with its configuration)."""
+    names = [f"{claim.scope_detail} {claim.variant}"] if claim.variant else []
+    for name in (*names, claim.scope_detail or ""):
+        found = ref.entity(name)
+        if found is not None and found.kind == "system":
+            return found.id
+    return None
+
+
+def _num(text: str) -> float:
+    try:
+        return max(1.0, float(text))
+    except ValueError:
+        return 1.0
 
 
 def scope_label(claim: Claim) -> str:
@@ -40,8 +73,7 @@ def _entity(claim: Claim, ref: Reference) -> str | None:
     """The id whose facts the claim is about: a chip, an architecture, a link, or a product (for its chip's units)."""
     subject = claim.subject or ""
     if claim.scope is Scope.SYSTEM:  # "GB200 NVL72": the system the text names, if the systems table has it
-        found = ref.entity(claim.scope_detail or "")
-        return found.id if found is not None and found.kind == "system" else None
+        return system_of(claim, ref)
     if subject in ref.products:
         if claim.scope is Scope.CHIP:
             chips = ref.chips_of(subject)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
+from dataclasses import replace
 
-from ..records import BlockKind, Claim, Document, Mention, Sentence, Table
+from ..check_chip import CHIP_FIGURES
+from ..records import BlockKind, Claim, Document, Mention, Scope, Sentence, Table
 from ..reference import Reference
 from ..segment import Segmented
 from . import cues
@@ -27,7 +29,7 @@ from .process import process_drafts
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import key_value_rows, table_claims
-from .topic import enter_sentence, leave_sentence
+from .topic import carried_system, enter_sentence, leave_sentence
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
@@ -89,7 +91,25 @@ def _speculative(text: str, d: Draft) -> bool:
     return bool(cues.SPECULATIVE.search(text, 0, d.start))
 
 
+def _counted_in_clause(text: str, d: Draft) -> Draft:
+    """"A100单卡功耗400W，8卡约3.2kW": a clause that counts cards before its figure (after an earlier 单卡) gives
+    their total, or each card's figure (``count_only``: the checker tries both)."""
+    if d.multiplier > 1 or d.scope is not Scope.PRODUCT or d.scope_detail or d.subject.multiplier > 1:
+        return d
+    cs, _ce = cues.clause_bounds(text, d.start)
+    counted = cues.BARE_MULTIPLIER.search(text, cs, d.start)
+    n = _card_count(counted)
+    if not n or counted is None or cues.PER_CARD.search(text, cs, d.start) or (
+            d.subject.mention is not None and cs <= d.subject.mention.start) or (
+            d.subject.text and d.subject.text in text[counted.end():d.start]):
+        return d  # no count, one card's figure, or the clause names its own card (that count is already read)
+    return replace(d, multiplier=n, scope=Scope.SYSTEM, scope_detail=str(n), extra={**d.extra, "count_only": True})
+
+
 def _finish(doc: Document, sent: Sentence, d: Draft, *, speculative: bool = False) -> Iterator[Claim]:
+    d = carried_system(sent.text, _counted_in_clause(sent.text, d))
+    if d.scope_detail == "within" and d.attribute in CHIP_FIGURES:  # GB200里的B200: the same die, the same count
+        d = replace(d, scope=Scope.PRODUCT, scope_detail=None)
     start, end = sent.start + d.start, sent.start + d.end
     yield Claim(
         doc_id=doc.doc_id, start=start, end=end, text=doc.text[start:end], sentence=sent.text,

@@ -68,7 +68,7 @@ COMPARE_BEFORE = _re(rf"{_W('compare_before')}\s*$")
 COORD_BEFORE = _re(rf"{_W('coordinator')}\s*$")
 _CARDS = _W("card_classifier")
 MULTIPLIER_BEFORE = _re(
-    rf"(?:(?P<dual>双(?:卡|路|显卡)?)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*{_CARDS}|(?P<x>\d+)\s*[×xX*]\s*)"
+    rf"(?:(?P<dual>双(?:卡|路|显卡)?|一对|两卡一组)|(?P<n>\d+|[一二两三四五六七八九十]+)\s*{_CARDS}|(?P<x>\d+)\s*[×xX*]\s*)"
     r"\s*(?:的)?\s*$")
 MULTIPLIER_AFTER = re.compile(r"^\s*(?:[×xX*]\s*(?P<n>\d+)|(?P<dual>双卡|双路))")
 BARE_MULTIPLIER = with_first_chars(r"(?:(?P<n>\d+|[两二三四五六七八九十]+)\s*(?:张|块)\s*(?:卡|GPU|显卡)?|"

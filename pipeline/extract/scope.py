@@ -32,8 +32,10 @@ _LINK_NOUN = re.compile(r"链路|NVLink|link", re.I)
 _LANE_NOUN = re.compile(r"通道|lane", re.I)
 _FULL_CHIP = re.compile(rf"{LEX.alt('full_chip')}\s*(?:的)?\s*$", re.I)
 _SYSTEM = LEX.regex("system_word")
-_SYSTEM_BEFORE = re.compile(r"(DGX|HGX)\s*$", re.I)
+_SYSTEM_BEFORE = re.compile(r"((?:DGX|HGX)(?:-\d)?)\s*[（(]?\s*$", re.I)
 _SYSTEM_AFTER = re.compile(rf"\s*({LEX.alt('system_word')})", re.I)
+# "GB200中的B200", "GB200 NVL72机柜里的B200": the card as part of another product or a system, not standalone
+_INSIDE = re.compile(r"[^,，。；;:：、和与及]{0,12}?(?:中|里|内)的\s*(?:(?:每|单)\s*[块张颗个])?\s*")
 _BREAKDOWN = re.compile(r"[\d.]+\s*[A-Za-z/]*\s*[(（]\s*\d+\s*[x×X*]\s*$")
 _FACTOR = re.compile(r"(\d+)\s*[x×X*]\s*$")
 # "X启用了Y的N个SM", "X只开放了Y的…": what the card keeps of the die, said of the die (a part of it)
@@ -87,6 +89,10 @@ def figure_scope(text: str, start: int, mentions: list[Mention], owner: Mention 
         return Scope.CHIP, owner.text
     if _FULL_CHIP.search(left[-6:]) and not any(cs <= m.start < start for m in mentions):
         return Scope.CHIP, None
+    if owner is not None and owner.kind == "product" and any(
+            m.kind == "product" and m.ref != owner.ref and m.end <= owner.start
+            and _INSIDE.fullmatch(text, m.end, owner.start) for m in mentions):
+        return Scope.UNIT, "within"  # its figure there (GB200中的B200功耗1200W) is not the standalone card's
     if owner is not None and owner.kind not in ("chip", "architecture") and PER_CARD.search(left):
         return Scope.PRODUCT, None  # "DGX H100的每个GPU带宽900GB/s": one card's, in the system the text names
     # "DGX H100", "HGX A100": the system named after its cards

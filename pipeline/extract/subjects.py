@@ -20,6 +20,7 @@ from .cues import (
     COORDINATOR,
     MULTIPLIER_AFTER,
     MULTIPLIER_BEFORE,
+    PER_CARD,
     PRONOUN,
     clause_bounds,
 )
@@ -36,6 +37,7 @@ class Subject:
     multiplier: int = 1
     via: str = "explicit"  # how the owner was found: one of CERTAIN or UNCERTAIN below
     mention: Mention | None = None
+    system: str | None = None  # "DGX H100": the system named after the card (its figures are the system's)
 
 
 # How a figure's owner was found. A flag needs one of CERTAIN: the owner is named in the figure's clause (or is the
@@ -99,7 +101,23 @@ def is_complement(text: str, m: Mention, products: list[Mention]) -> bool:
                for n in products)
 
 
-_SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)\s*$")
+_SYSTEM_BEFORE = re.compile(r"(?:HGX|DGX)(?:-\d)?\s*[（(]?\s*$")
+
+
+_SYSTEM_NAMED = re.compile(r"(?P<s>(?:HGX|DGX)(?:-\d)?)\s*[（(]?\s*$")
+
+
+_RACK_AFTER = re.compile(r"\s*(NVL\d{2,3})(?![\dA-Za-z])")
+
+
+def system_of(text: str, m: Mention) -> str | None:
+    """"DGX H100", "HGX B200", "DGX-1（V100）", "GB200 NVL72": the system named after the card, as the systems
+    table names it."""
+    hit = _SYSTEM_NAMED.search(text, 0, m.start)
+    if hit:
+        return f"{hit.group('s')} {m.text}"
+    rack = _RACK_AFTER.match(text, m.end)
+    return f"{m.text} {rack.group(1)}" if rack else None
 
 
 def multiplier_of(text: str, m: Mention) -> int:
@@ -158,7 +176,7 @@ def owns(text: str, m: Mention, pos: int) -> bool:
 
 
 def as_subject(text: str, m: Mention, via: str = "explicit") -> Subject:
-    return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m)
+    return Subject(m.ref, m.text, m.variant, multiplier_of(text, m), via, m, system_of(text, m))
 
 
 _NAMED_AS = re.compile(rf"{LEX.alt('flagship')}(?:型号|产品|显卡|卡)?\s*(?:是|为|就是)\s*$")
@@ -204,7 +222,7 @@ def _labelled(text: str, end: int, products: list[Mention]) -> Mention | None:
 
 
 def _via(s: Subject, via: str) -> Subject:
-    return Subject(s.ref, s.text, s.variant, s.multiplier, via, s.mention)
+    return Subject(s.ref, s.text, s.variant, s.multiplier, via, s.mention, s.system)
 
 
 def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
@@ -281,7 +299,7 @@ def resolve(text: str, pos: int, mentions: list[Mention], state: DocState, *,
                             or _SLASH_AFTER.match(text, end) or _SLASH_BEFORE.search(text, 0, pos)):
         # "192GB vs 80GB", "450W / 320W" under a heading: which side is the topic's, and is it the same card?
         via = "topic_guess"
-    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via)]
+    return [Subject(state.topic.ref, state.topic.text, state.topic.variant, 1, via, system=state.topic.system)]
 
 
 _BOTH_OR_ALL = LEX.regex("all_of")
@@ -389,7 +407,14 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
                   and _NAMED_AS.search(text[:x.mention.start])), None)
     if named is not None:
         subjects = [named, *(x for x in subjects if x is not named)]
-    state.topic = Subject(subjects[0].ref, subjects[0].text, subjects[0].variant)
+    first, before = subjects[0], state.topic
+    # "# DGX H100" then "- GPU：8× H100": counting the system's cards, the text is still about the system
+    # (or one of them: "每块H100拥有80GB显存")
+    its_cards = first.multiplier > 1 or (first.mention is not None and
+                                         PER_CARD.search(text, max(0, first.mention.start - 4), first.mention.start))
+    system = first.system or (before.system if before is not None and before.ref == first.ref and its_cards
+                              else None)
+    state.topic = Subject(first.ref, first.text, first.variant, system=system)
     state.topic_clear = len(subjects) == 1 or named is not None
     state.topic_from_heading = False
     if len(subjects) >= 2:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from dataclasses import replace as _replace
 from typing import TYPE_CHECKING
 
+from ..check_scoped import named_system
 from ..records import Cell, Document, Mention, Qualifier, Scope, Table
 from ..reference import THROUGHPUT_ATTRIBUTES, Reference
-from .cues import DENSE, LEX, NOT_A_SPEC_LEFT, SPARSE, cache_named, link_named
+from .cues import AGGREGATE, BARE_MULTIPLIER, DENSE, LEX, NOT_A_SPEC_LEFT, PER_CARD, SPARSE, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
-from .quantities import find_quantities
+from .quantities import find_quantities, parse_number
 from .scope import header_unit
-from .subjects import SUBJECT_KINDS, DocState, Subject
+from .subjects import SUBJECT_KINDS, DocState, Subject, multiplier_of
 
 if TYPE_CHECKING:
     from ..segment import Segmented
@@ -28,6 +31,57 @@ _UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",),
              "cache_size": ("size",), "memory_bus_width": ("bits", "bare"),
              **{attr: ("tput",) for attr in THROUGHPUT_ATTRIBUTES}}
 _TEXT_KIND = {"architecture": "architecture", "gpu_chip": "chip", "memory_type": "memory_type"}
+
+
+@dataclass(frozen=True)
+class _Cards:
+    """What a row or a column says a figure is the figure of: one card (``n == 1``), ``n`` cards, or a system."""
+
+    n: int = 1
+    system: str | None = None  # the system's name, as the systems table knows it
+    total: bool = False  # the header says the figure is a total (总显存, 显存合计, 整机显存)
+    whole: bool = False  # the header says the whole machine (整机) or names a system word (服务器, 机柜)
+    each: bool = False  # the header says one card's figure (单卡显存, 每卡功耗)
+
+
+_SYSTEM_WORD = LEX.regex("system_word")
+
+
+def _row_cards(norm: str, cell: Cell, mention: Mention | None, ref: Reference) -> _Cards:
+    """"| DGX H100 |", "| 8× RTX 4090 |", "| 8卡A100 |": the row is a system's or several cards'."""
+    if mention is None:
+        return _Cards()
+    text = norm[cell.start:cell.end]
+    system = named_system(text, ref)
+    if system is not None:
+        return _Cards(system[1], system[0])
+    local = _replace(mention, start=mention.start - cell.start, end=mention.end - cell.start)
+    return _Cards(multiplier_of(text, local))
+
+
+def _column_cards(label: str) -> _Cards:
+    """"8卡总显存", "显存合计", "整机功耗", "单卡显存": what the header says its figures are of."""
+    count = BARE_MULTIPLIER.search(label)
+    n = parse_number(count.group("n") or count.group("m")) if count else None
+    return _Cards(int(n) if n and 1 < n <= 1024 else 1, None, bool(AGGREGATE.search(label)),
+                  bool(_SYSTEM_WORD.search(label)), bool(PER_CARD.search(label)))
+
+
+def _cell_scope(row: _Cards, column: _Cards, attrs: tuple[str, ...]) -> tuple[int, Scope, str | None, bool]:
+    """(multiplier, scope, scope detail, count only) of a cell: a card's, several cards' or a system's figure. A
+    figure the header does not call a total may still be each card's ("count only": the checker tries both)."""
+    link = "interconnect_bandwidth" in attrs  # a card's link figure is itself a total: NVLink总带宽 900GB/s
+    if column.each:
+        return 1, Scope.PRODUCT, None, False
+    if column.n > 1:
+        return column.n, Scope.SYSTEM, row.system or str(column.n), False
+    if row.system is not None:
+        return row.n, Scope.SYSTEM, row.system, not column.total or link
+    if row.n > 1:
+        return row.n, Scope.SYSTEM, str(row.n), not column.total or link
+    if column.whole:
+        return 1, Scope.SYSTEM, None, False  # "整机显存" of a card's row: which system, how many cards?
+    return 1, Scope.PRODUCT, None, False
 
 
 def header_attributes(text: str) -> tuple[str, ...]:
@@ -98,21 +152,27 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
     if not by_row and not by_col:
         return
     header_attrs = [header_attributes(seg.norm[c.start:c.end]) for c in table.header]
+    column_cards = [_column_cards(seg.norm[c.start:c.end]) for c in table.header]
     for r, row in enumerate(table.rows):
         if not row:
             continue
         row_start, row_end = row[0].start, row[-1].end
         drafts: list[Draft] = []
+        row_cards = _row_cards(seg.norm, row[key], row_subjects[r], ref) if by_row and len(row) > key else _Cards()
         for j, cell in enumerate(row):
             if j == (key if by_row else 0):
                 continue
             if by_row:
                 subj_m, attrs = row_subjects[r], header_attrs[j] if j < len(header_attrs) else ()
                 label = seg.norm[table.header[j].start:table.header[j].end] if j < len(table.header) else ""
+                cards = _cell_scope(row_cards, column_cards[j] if j < len(column_cards) else _Cards(), attrs)
             else:
                 subj_m = col_subjects[j - 1] if j - 1 < len(col_subjects) else None
                 label = seg.norm[row[0].start:row[0].end]
                 attrs = header_attributes(label)
+                column = table.header[j] if j < len(table.header) else None
+                cards = _cell_scope(_row_cards(seg.norm, column, subj_m, ref) if column is not None else _Cards(),
+                                    _column_cards(label), attrs)
             if subj_m is None or not attrs or (by_row and j < len(table.header) and
                                                _states_needs(seg.norm, table.header[j])):
                 continue
@@ -124,7 +184,7 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                     continue  # "| A100 PCIe | PCIe 4.0 x16 | 64GB/s |": the host link's rate, not memory's
                 if link is not None:  # "| H100 SXM5 | NVLink 4.0 | 900GB/s |": the link named beside it
                     attrs, scope = ("interconnect_bandwidth",), link
-            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, scope, header_unit(label),
+            drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, scope, cards, header_unit(label),
                                        bool(DENSE.search(label) and SPARSE.search(label))))
         yield (row_start, row_end), drafts
 
@@ -161,7 +221,8 @@ def _scope(attrs: tuple[str, ...], label: str) -> str | None:
 
 
 def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int,
-                 scope: str | None = None, unit_scope: str | None = None, sparsity_pair: bool = False) -> list[Draft]:
+                 scope: str | None = None, cards: tuple[int, Scope, str | None, bool] = (1, Scope.PRODUCT, None, False),
+                 unit_scope: str | None = None, sparsity_pair: bool = False) -> list[Draft]:
     from ..segment import get_segmenter
 
     text = norm[cell.start:cell.end]
@@ -189,10 +250,13 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
         if attr == "cache_size":
             value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
             unit = "MB"
+        multiplier, figure_scope, scope_detail, count_only = cards
         out.append(Draft(cell.start + q.start - row_start, cell.start + q.end - row_start, subj, attr,
-                         _round(value), unit, q.qualifier, 1, q.sparsity or scope,
+                         _round(value), unit, q.qualifier, multiplier, q.sparsity or scope,
                          subj.variant, q.in_bits, q.resolution, q.written_unit,
-                         Scope.UNIT if unit_scope else Scope.PRODUCT, unit_scope))
+                         scope=Scope.UNIT if unit_scope else figure_scope,
+                         scope_detail=unit_scope if unit_scope else scope_detail,
+                         extra={"count_only": True} if count_only else {}))
         if q.sparsity != "dense":  # "242.5 / 485 TFLOPS" under 稠密/稀疏: both figures of the pair
             break
     return out

@@ -9,9 +9,11 @@ or the article has named only that card so far. Otherwise the owner is a guess a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from ..records import BlockKind, Mention, Sentence
-from .cues import SPECULATIVE
+from ..records import BlockKind, Mention, Scope, Sentence
+from .cues import PER_CARD, SPECULATIVE, clause_bounds
+from .draft import Draft
 from .history import enter_section
 from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative
 
@@ -95,6 +97,20 @@ def _single(state: DocState) -> bool:
 
 
 def _set(state: DocState, topic: Subject | None, clear: bool, *, from_heading: bool) -> None:
-    state.topic = Subject(topic.ref, topic.text, topic.variant) if topic else None
+    state.topic = Subject(topic.ref, topic.text, topic.variant, system=topic.system) if topic else None
     state.topic_clear = clear and topic is not None
     state.topic_from_heading = from_heading
+
+
+def carried_system(text: str, d: Draft) -> Draft:
+    """A figure whose owner is carried from a heading or an earlier sentence that named a system ("# DGX H100" then
+    "- 显存：640GB"; "DGX H100包含8块H100。整套系统的显存为640GB") is the system's, unless its clause says one card's
+    (每块GPU 80GB). It may still be each card's (the checker tries both: ``count_only``)."""
+    system = d.subject.system
+    if system is None or d.subject.mention is not None or d.scope not in (Scope.PRODUCT, Scope.SYSTEM) or (
+            d.scope is Scope.SYSTEM and d.scope_detail and not d.scope_detail.isdigit()):
+        return d
+    cs, _ce = clause_bounds(text, d.start)
+    if PER_CARD.search(text, cs, d.start):
+        return d
+    return replace(d, scope=Scope.SYSTEM, scope_detail=system, extra={**d.extra, "count_only": True})
