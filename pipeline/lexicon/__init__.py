@@ -101,7 +101,7 @@ ROLES: dict[str, RoleSpec] = {
     "aggregate": RoleSpec("scopes", "a total over several cards", frozenset({"system"})),
     "unit_name": RoleSpec("scopes", "a unit inside a chip; 每个<unit>, 1个<unit>：… make a figure per unit",
                           frozenset({"SM", "CU", "partition", "TPC", "GPC", "stack", "die",
-                                     "mig_instance"})),
+                                     "mig_instance", "Xe-core"})),
     "per_link": RoleSpec("scopes", "before a figure: it is per link or per lane", frozenset({"per_link", "per_lane"})),
     "full_chip": RoleSpec("scopes", "before a chip or card: the full die, not the product", _NONE),
     "system_word": RoleSpec("scopes", "before a figure: a whole server, node, rack or cluster", _NONE),
