@@ -27,6 +27,11 @@ UNIT_CASES = [
     ("H100的1个SM里有4个Tensor Core。", "t.txt", [("4个", "tensor_cores", "nvidia_h100", UNIT, S, None)]),
     ("H100的一个GPC有18个SM。", "t.txt", [("18个", "sm_count", "nvidia_h100", UNIT, U, "scope_not_product")]),
     ("MI250的一个GCD有64GB显存。", "t.txt", [("64GB", "memory_size", "amd_mi250", UNIT, U, "scope_not_product")]),
+    # the unit may carry its architecture's name (一个Ada SM, 每个Hopper SM); CUDA in a header is not a CU
+    ("RTX 4080很强。一个Ada SM有4个Tensor Core。", "t.txt",
+     [("4个", "tensor_cores", "nvidia_rtx_4080", UNIT, S, None)]),
+    ("RTX 4080很强。一个Ada SM有8个Tensor Core。", "t.txt",
+     [("8个", "tensor_cores", "nvidia_rtx_4080", UNIT, C, None)]),
     # 一 at the end of a larger number is a count
     ("H100 SXM5有一百三十二个SM。", "t.txt", [("一百三十二个", "sm_count", "nvidia_h100", P, S, None)]),
     ("RTX 4090有十一个SM。", "t.txt", [("十一个", "sm_count", "nvidia_rtx_4090", P, C, None)]),

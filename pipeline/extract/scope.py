@@ -16,8 +16,10 @@ from .cues import LEX, PER_CARD, clause_bounds
 _UNIT = "(?:" + "|".join(sorted(LEX.words("unit_name"), key=len, reverse=True)) + ")"
 # 每个SM有…, 单个CU…, 每个HBM堆栈…, "H100的一个SM有…", "1个GCD…": the figure after it is per unit (一个 not the end
 # of a larger number: 十一个SM, 21个SM are counts)
+# the unit may carry its architecture's or chip's name: 每个Hopper SM, 一个Ada架构的SM, 每个GH100 SM
+_UNIT_OF = r"(?:[A-Za-z][\w-]{1,12}\s*(?:架构)?\s*(?:的)?\s*)?"
 _PER_UNIT = re.compile(rf"(?:(?:每|单)\s*(?:个|颗|一个)?|(?<![\d.一二三四五六七八九十百千万两])(?:一|1)\s*个)"
-                       rf"\s*({_UNIT})\s*(?:中|内|里|上)?", re.I)
+                       rf"\s*(?:{_UNIT_OF}(?={_UNIT}(?![A-Za-z])))?({_UNIT})\s*(?:中|内|里|上)?", re.I)
 # the same said after the unit: "6个MCD每个集成…", "两个GCD各有…"
 _UNIT_EACH = re.compile(rf"({_UNIT})\s*(?:每(?:一)?\s*个|各自|各)", re.I)
 # "1个SM：4个分区（…）", "SM内包含…", "一个SM包括…": the sentence lists what one unit holds
