@@ -26,7 +26,8 @@ _SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "�
 _UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
             "TPC": "每个TPC", "GPC": "每个GPC", "part": "其中一部分",
             "within": "在所属产品或系统中", "per_link": "每条链路", "per_lane": "每条通道"}
-_UNIFIED = re.compile(r"统一内存|统一显存|共享(?:的)?\s*\d*[.\d]*\s*[TGP]B?\s*(?:内存|显存)|CPU|LPDDR|Grace", re.I)
+_UNIFIED = re.compile(r"统一内存|统一显存|共享(?:的)?\s*\d*[.\d]*\s*[TGP]B?\s*(?:内存|显存)|共享(?:的)?(?:内存|显存)|"
+                      r"CPU|LPDDR|Grace", re.I)
 # the marketing figure of GPU links is the total of both directions; a figure without 单向/双向 is read as that total
 _TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
 

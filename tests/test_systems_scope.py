@@ -153,6 +153,9 @@ SYSTEM_CASES = [
      [("144TB", "memory_size", "nvidia_gh200", Y, S, None)]),
     ("DGX GH200由256颗GH200超级芯片组成，共享120TB内存。", "t.txt",
      [("120TB", "memory_size", "nvidia_gh200", Y, C, None)]),
+    # 共享内存 after the figure says the same
+    ("DGX GH200拥有144TB共享内存。", "t.txt", [("144TB", "memory_size", "nvidia_gh200", Y, S, None)]),
+    ("DGX GH200拥有100TB共享内存。", "t.txt", [("100TB", "memory_size", "nvidia_gh200", Y, C, None)]),
     # A14: a sentence about a rack: its figure, not the superchip's
     ("GB200 NVL72由36个GB200超级芯片组成，FP8算力720 PFLOPS。", "t.txt",
      [("720 PFLOPS", "fp8", "nvidia_gb200", P, S, None)]),
