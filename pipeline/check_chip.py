@@ -23,8 +23,9 @@ from .records import Check, Claim, Reason, Scope, Verdict
 from .reference import ATTRIBUTE_ZH, Reference, SpecRow
 
 # attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
-CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9)}
-# vendors round transistor counts: NVIDIA writes "54 billion" for GA100's 54.2, "28 billion" for GA102's 28.3
+CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9), "die_size": (" mm²", 1.0)}
+# vendors round transistor counts (NVIDIA writes "54 billion" for GA100's 54.2, "28 billion" for GA102's 28.3) and
+# die areas (608 for AD102's 608.5 mm²)
 _ROUNDED = 0.02
 
 _FOUNDRY_ZH = {"TSMC": "台积电", "Samsung": "三星", "Intel": "英特尔"}
@@ -100,9 +101,14 @@ def check_chip_figure(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     where = name if claim.scope is Scope.CHIP else f"{name}的GPU芯片（{ref.name(chips[0])}）"
     first = rows[0]
     rounded = replace(tol, exact=max(tol.exact, _ROUNDED))
-    if numeric_fits(stated, [per_die, per_die * dies] if dies > 1 else [per_die], rounded):
+    summed = dies > 1 and claim.attribute == "transistors"  # a package's area is not its dies' areas added up
+    if numeric_fits(stated, [per_die, per_die * dies] if summed else [per_die], rounded):
         return Check(Verdict.SUPPORTED, f"{where}的{attr_zh}为{expected}，与文中所述相符。", expected,
                      first.source_url, first.source_title)
+    if dies > 1 and not summed:
+        return Check(Verdict.UNVERIFIABLE, f"{where}由{dies}颗die封装而成，参考表的{attr_zh}为{expected}，"
+                     f"文中“{quoted(claim)}”可能是其中一颗die的数值，无法核实。", expected, first.source_url,
+                     first.source_title, Reason.NOT_COMPARABLE)
     return Check(Verdict.CONTRADICTED, f"{where}的{attr_zh}应为{expected}，文中“{quoted(claim)}”不正确。", expected,
                  first.source_url, first.source_title)
 
@@ -112,4 +118,6 @@ def _in_words(attribute: str, per_die: float, dies: int) -> str:
     unit = CHIP_FIGURES[attribute][0]
     scale = 10 if attribute == "transistors" else 1  # billions in 亿
     one = f"{fmt(per_die * scale)}{unit}"
-    return one if dies <= 1 else f"每颗die {one}，{dies}颗合计{fmt(per_die * scale * dies)}{unit}"
+    if dies <= 1 or attribute != "transistors":
+        return one
+    return f"每颗die {one}，{dies}颗合计{fmt(per_die * scale * dies)}{unit}"

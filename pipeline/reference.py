@@ -47,6 +47,7 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "introduced_by": "首次引入", "first": "首款", "generation": "代数", "named_after": "命名由来",
     "derived_bandwidth": "由位宽和速率算出的带宽", "nvlink_links": "NVLink链路数", "memory_need": "模型所需显存",
     "fits_on_card": "单卡能否放下", "process_node": "制程工艺", "transistors": "晶体管数",
+    "die_size": "芯片面积",
 }
 
 

@@ -47,6 +47,16 @@ CASES = [
                                                 ("台积电4N", "process_node", "nvidia_rtx_4080", P, S, None)]),
 ]
 
+DIE_SIZES = [
+    ("H100的核心面积814mm²。", [("814mm²", "die_size", "nvidia_h100", P, S, None)]),
+    ("L40S的芯片面积为608 mm2。", [("608 mm2", "die_size", "nvidia_l40s", P, S, None)]),  # AD102: 608.5
+    ("A30的核心面积为628平方毫米。", [("628平方毫米", "die_size", "nvidia_a30", P, C, None)]),  # GA100: 826
+    # a package of several dies: one die's area is not checked against the package's
+    ("RX 7900 XT的GCD面积为304平方毫米。", [("304平方毫米", "die_size", "amd_rx_7900_xt", P, U, "not_comparable")]),
+    # an area with no card is no claim
+    ("这块散热片的面积为1200平方毫米。", []),
+]
+
 TRANSISTORS = [
     ("GH100芯片集成了800亿个晶体管。", [("800亿个", "transistors", "GH100", CHIP, S, None)]),
     ("L40拥有763亿个晶体管。", [("763亿个", "transistors", "nvidia_l40", P, S, None)]),
@@ -65,6 +75,11 @@ TRANSISTORS = [
 
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_process_node(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert claims_with_reasons(text, "t.txt") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), DIE_SIZES)
+def test_die_size(text: str, expected: list[tuple[object, ...]]) -> None:
     assert claims_with_reasons(text, "t.txt") == expected
 
 

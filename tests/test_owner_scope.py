@@ -161,8 +161,8 @@ READING_CASES = [
       ("900GB/s", "interconnect_bandwidth", "nvlink_4", "link", S, None),
       ("第三代Tensor Core", "generation", "nvidia_a30", P, S, None),
       ("第三代Tensor Core", "tensor_cores", "nvidia_a30", P, S, None)]),
-    # 核心 alone is a count's label, not any number near the word
-    ("A100的核心面积为826平方毫米。", "t.txt", []),
+    # 核心 alone is a count's label, not any number near the word: 826平方毫米 is the die's area
+    ("A100的核心面积为826平方毫米。", "t.txt", [("826平方毫米", "die_size", "nvidia_a100", P, S, None)]),
     ("RTX 4080的GPU核心由多个GPC组成，共有9728个CUDA核心。", "t.txt",
      [("9728个", "cuda_cores", "nvidia_rtx_4080", P, S, None)]),
     # a section number is not a figure

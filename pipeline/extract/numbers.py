@@ -459,6 +459,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         if cues.POWER_CUE.search(text, 0, ce) or named or _possessive_value(text, q, mentions):
             return "tdp", None
         return None, None
+    if q.kind == "area":  # "核心面积814平方毫米", "die size 814mm²": a GPU article's only areas are dies
+        return "die_size", None
     if q.kind == "tput":
         attr = cues.precision_attribute(text, q)
         cs, ce = cues.clause_bounds(text, q.start)

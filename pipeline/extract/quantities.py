@@ -35,6 +35,7 @@ _UNIT = (
     r"|(?P<ratio>倍)"
     r"|(?P<percent>%|％)"
     r"|(?P<count>个|顆|颗)"
+    r"|(?P<area>mm²|mm2(?![\d])|mm\^2|平方毫米)"
 )
 # "800亿", "1.69万", and "800 亿" as Traditional and Taiwan texts space it
 _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>万|亿))?|(?P<cn>{_CN_NUM})"
@@ -116,7 +117,8 @@ def resolution_of(literal: str) -> float:
     return 10.0 ** min(zeros, len(literal) - 1)
 
 
-_UNIT_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count"})
+_UNIT_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count",
+                         "area"})
 
 
 def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
@@ -141,7 +143,7 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
         return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
             {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
     canonical = {"bits": "bit", "year": "year", "count": "count", "ratio": "ratio", "percent": "percent",
-                 "freq": written}[kind]
+                 "freq": written, "area": "mm2"}[kind]
     return kind, canonical, written, 1.0, False
 
 
