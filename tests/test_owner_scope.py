@@ -98,6 +98,9 @@ SCOPE_CASES = [
      [("1.8TB/s", "interconnect_bandwidth", "nvidia_b200", "system", S, None)]),
     ("DGX B200里GPU之间靠NVLink互联，带宽1.2TB/s。",
      [("1.2TB/s", "interconnect_bandwidth", "nvidia_b200", "system", C, None)]),
+    # a size that names the card's version is the card's, not the system's total
+    ("这台服务器装了4块H100，总显存320GB（80GB 版本）。", [("320GB", "memory_size", "nvidia_h100", "system", S, None),
+                                                 ("80GB", "memory_size", "nvidia_h100", P, S, None)]),
     # 每个GPU in a named system: the card's own figure
     ("DGX H200的每个GPU配有141GB显存。", [("141GB", "memory_size", "nvidia_h200", P, S, None)]),
     # one direction of a GPU link is half the quoted total

@@ -525,8 +525,8 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
         return totals.get(q.start, totals.get(q.num_start, 1)), True
     if re.search(r"\d+\s*[×xX*]\s*$", text[cs:q.start]):
         return 1, False  # the per-card factor of "8 × 80GB"
-    if cues.PER_CARD.search(text[cs:q.start]):
-        return 1, False
+    if cues.PER_CARD.search(text[cs:q.start]) or _VARIANT_LABEL.match(text, q.end):
+        return 1, False  # 每张…, or a size that names the card's version ("（40GB 版本）")
     said = bool(cues.AGGREGATE.search(text[cs:ce]))
     if subj.multiplier > 1:
         return subj.multiplier, said
@@ -539,6 +539,7 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     return 1, False
 
 
+_VARIANT_LABEL = re.compile(r"\s*(?:的)?\s*(?:版本|版)")
 _ONE_DIRECTION = cues.LEX.regex("one_direction")
 # a card's link bandwidth is itself quoted as a total (over its links, both directions): 总带宽 does not make it
 # a sum over the cards the sentence counts
