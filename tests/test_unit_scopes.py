@@ -32,6 +32,12 @@ UNIT_CASES = [
      [("4个", "tensor_cores", "nvidia_rtx_4080", UNIT, S, None)]),
     ("RTX 4080很强。一个Ada SM有8个Tensor Core。", "t.txt",
      [("8个", "tensor_cores", "nvidia_rtx_4080", UNIT, C, None)]),
+    # each figure of a pair takes the sparsity label right after it; Tensor算力 alone names no precision
+    ("L40S的FP8算力为733 TFLOPS（稠密）/ 1466 TFLOPS（稀疏）。", "t.txt",
+     [("733 TFLOPS", "fp8", "nvidia_l40s", P, S, None), ("1466 TFLOPS", "fp8", "nvidia_l40s", P, S, None)]),
+    ("L40S的FP8算力为1466 TFLOPS（稠密）。", "t.txt", [("1466 TFLOPS", "fp8", "nvidia_l40s", P, M, None)]),
+    ("T4的FP32为8.1 TFLOPS，Tensor算力65 TFLOPS。", "t.txt", [("8.1 TFLOPS", "fp32", "nvidia_t4", P, S, None)]),
+    ("T4的FP16 Tensor算力为65 TFLOPS。", "t.txt", [("65 TFLOPS", "fp16", "nvidia_t4", P, S, None)]),
     # 一 at the end of a larger number is a count
     ("H100 SXM5有一百三十二个SM。", "t.txt", [("一百三十二个", "sm_count", "nvidia_h100", P, S, None)]),
     ("RTX 4090有十一个SM。", "t.txt", [("十一个", "sm_count", "nvidia_rtx_4090", P, C, None)]),

@@ -469,6 +469,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         scope = ("base clock" if base and max(base) > max(boost, default=-1) else "dense"
                  if cues.DENSE.search(text[cs:ce]) else "sparse" if cues.SPARSE.search(text[cs:ce]) else None)
         scope = q.sparsity or scope  # "624 TOPS/1248 TOPS（稀疏）": each of the pair its own
+        label = _BRACKET_AFTER.match(text, q.end)  # "121 TFLOPS（稠密）/ 242 TFLOPS（稀疏）": the figure's own label
+        if label and scope != "base clock":
+            scope = "sparse" if cues.SPARSE.search(label.group(1)) else "dense" if cues.DENSE.search(
+                label.group(1)) else scope
         return attr, scope if attr else None
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
@@ -539,6 +543,7 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     return 1, False
 
 
+_BRACKET_AFTER = re.compile(r"\s*[（(]\s*([^（()）]{0,12})[）)]")
 _VARIANT_LABEL = re.compile(r"\s*(?:的)?\s*(?:版本|版)")
 _ONE_DIRECTION = cues.LEX.regex("one_direction")
 # a card's link bandwidth is itself quoted as a total (over its links, both directions): 总带宽 does not make it
