@@ -471,7 +471,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         scope = q.sparsity or scope  # "624 TOPS/1248 TOPS（稀疏）": each of the pair its own
         label = _BRACKET_AFTER.match(text, q.end)  # "121 TFLOPS（稠密）/ 242 TFLOPS（稀疏）": the figure's own label
         if label and scope != "base clock":
-            scope = "sparse" if cues.SPARSE.search(label.group(1)) else "dense" if cues.DENSE.search(
+            # dense first: its words hold the sparse one (不含稀疏)
+            scope = "dense" if cues.DENSE.search(label.group(1)) else "sparse" if cues.SPARSE.search(
                 label.group(1)) else scope
         return attr, scope if attr else None
     if q.kind == "year":
