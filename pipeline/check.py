@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from .check_chip import CHIP_FIGURES, check_chip_figure, check_process
@@ -65,13 +65,16 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
     check = _check(claim, ref, ctx, tol)
-    if claim.extra.get("count_only") and (check.verdict.is_flag or check.reason is Reason.SCOPE_NOT_PRODUCT):
-        check = _each_card(claim, ref, tol or Tolerance()) or check
-    if check.verdict.is_flag and claim.extra.get("die_named"):
-        check = _full_die(claim, ref, tol or Tolerance()) or check
-    if check.verdict.is_flag and claim.scope is Scope.PRODUCT:
-        check = _system_sentence(claim, ref, tol or Tolerance()) or check
+    for applies, reading in _OTHER_READINGS:  # a flag is raised only when no reading the text allows fits
+        if applies(claim, check):
+            check = reading(claim, ref, tol or Tolerance()) or check
     return _gate(claim, ref, check)
+
+
+def _fitting(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> list[SpecRow]:
+    """The rows one card's (or one die's) figure as stated fits, the text's card count aside."""
+    one = replace(claim, multiplier=1)
+    return [r for r in rows if numeric_fits(one, [float(r.value)], tol)]
 
 
 def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
@@ -79,9 +82,8 @@ def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     total does not fit but one card's figure does, that is the reading (supported), never a flag."""
     if claim.attribute not in NUMERIC_ATTRIBUTES or not isinstance(claim.value, (int, float, list)):
         return None
-    one = replace(claim, multiplier=1, scope=Scope.PRODUCT, scope_detail=None)
-    rows = candidate_rows(ref, one)
-    matched = [r for r in rows if numeric_fits(one, [float(r.value)], tol)]
+    rows = candidate_rows(ref, replace(claim, scope=Scope.PRODUCT, scope_detail=None))
+    matched = _fitting(claim, rows, tol)
     if not matched:
         return None
     name, attr_zh = ref.name(claim.subject or ""), ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
@@ -236,7 +238,7 @@ def _full_die(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     rows = ref.facts(chip, claim.attribute)
     if claim.attribute not in NUMERIC_ATTRIBUTES or not rows or not isinstance(claim.value, (int, float)):
         return None
-    matched = [r for r in rows if numeric_fits(replace(claim, multiplier=1), [float(r.value)], tol)]
+    matched = _fitting(claim, rows, tol)
     if not matched:
         return None
     attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
@@ -286,6 +288,19 @@ def _system_power(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     if checked.verdict.is_flag and summed and numeric_fits(claim, summed, tol):
         return None  # the cards' total after all
     return checked
+
+
+# Other readings of a claim the first reading flags, in order: (when it applies, the reading; None if it does not fit)
+_OTHER_READINGS: tuple[tuple[Callable[[Claim, Check], bool], Callable[[Claim, Reference, Tolerance], Check | None]],
+                       ...] = (
+    # the cards counted may each have the figure (also when the total reading found no row to check)
+    (lambda c, k: bool(c.extra.get("count_only")) and (k.verdict.is_flag or k.reason is Reason.SCOPE_NOT_PRODUCT),
+     _each_card),
+    # the card's own chip named before the figure: the full die's count
+    (lambda c, k: k.verdict.is_flag and bool(c.extra.get("die_named")), _full_die),
+    # a sentence about a system built from the card: the system's figure
+    (lambda c, k: k.verdict.is_flag and c.scope is Scope.PRODUCT, _system_sentence),
+)
 
 
 def _one_die(ref: Reference, subject: str) -> bool:

@@ -159,6 +159,7 @@ INFINITY_FABRIC = LEX.regex("link_name", "Infinity Fabric")
 _CACHE_LEVELS = LEX.groups("cache_level")
 # cards joined in a list: "A、B和C"
 COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
+HAN = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 
 
 _LINK_NAMES = LEX.groups("link_name")

@@ -163,7 +163,7 @@ def _subject_of_its_clause(text: str, start: int, end: int) -> bool:
     cs, ce = cues.clause_bounds(text, start)
     rest = text[end:ce].strip()
     return not text[cs:start].strip(" -*•#>\t") and bool(rest) and rest[0] not in ":：+(（" and bool(
-        re.search(r"[\u4e00-\u9fff]", rest))
+        cues.HAN.search(rest))
 
 
 def _link_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference,

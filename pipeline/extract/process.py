@@ -29,7 +29,7 @@ _WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:�
 _PHRASE = re.compile(rf"(?P<foundry>{_FOUNDRY})?\s*(?:的)?\s*(?P<node>{_NODE})(?={_WORD_AFTER})?", re.I)
 _WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
 # a verb that says a card is made on the node ("采用", "基于", "…制造"): needed when the card is named in another clause
-_VERB = re.compile(cues.LEX.alt("process_verb"), re.I)
+_VERB = cues.LEX.regex("process_verb")
 _GATE = re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I)
 
 
@@ -59,15 +59,12 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     return out
 
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
 def _said_of_the_node(text: str, m: re.Match[str], cs: int, ce: int) -> bool:
     """The node's clause says something of the node itself (a predicate follows it: "3nm工艺还没有量产") and no
     verb says a card is made on it: a card named outside the clause does not own it. A spec line (制程：4nm, "TSMC
     5nm | 6nm") has no predicate."""
     after = m.end("word") if m.group("word") else m.end()
-    return len(_HAN.findall(text, after, ce)) >= 2 and not _VERB.search(text, cs, ce)
+    return len(cues.HAN.findall(text, after, ce)) >= 2 and not _VERB.search(text, cs, ce)
 
 
 def _respectively(text: str, mentions: list[Mention], phrases: list[re.Match[str]]) -> dict[int, Subject]:
