@@ -36,6 +36,9 @@ class Score:
     true_total: int
     confirmed: int
     stray_flags: int
+    extracted_true: int
+    extracted_false: int
+    not_extracted_items: list[dict[str, Any]]
     claims_read: int
     claims_unusable: int
     caught_by_error_type: dict[str, tuple[int, int]]
@@ -51,7 +54,8 @@ class Score:
         return (
             f"score: caught {self.caught}/{self.false_total} false, "
             f"false_alarms {self.false_alarms}/{self.true_total}, "
-            f"confirmed {self.confirmed}/{self.true_total}, stray_flags {self.stray_flags}"
+            f"confirmed {self.confirmed}/{self.true_total}, stray_flags {self.stray_flags}, "
+            f"extracted {self.extracted_true + self.extracted_false}/{self.true_total + self.false_total}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +67,9 @@ class Score:
             "true_total": self.true_total,
             "confirmed": self.confirmed,
             "stray_flags": self.stray_flags,
+            "extracted_true": self.extracted_true,
+            "extracted_false": self.extracted_false,
+            "not_extracted_items": self.not_extracted_items,
             "claims_read": self.claims_read,
             "claims_unusable": self.claims_unusable,
             "caught_by_error_type": {k: list(v) for k, v in self.caught_by_error_type.items()},
@@ -82,6 +89,7 @@ class _OutputClaim:
     start: int
     end: int
     verdict: str
+    reason: str = ""
 
     @property
     def flag(self) -> bool:
@@ -103,6 +111,7 @@ class _GoldSpan:
     record: Mapping[str, Any]
     kept: bool  # passes every --where
     flags: list[_OutputClaim] = field(default_factory=list)
+    seen: list[_OutputClaim] = field(default_factory=list)  # every claim over it, whatever its verdict
     supported: bool = False
 
 
@@ -315,7 +324,7 @@ def _parse_claim(
     start, end, verdict = int(c["start"]), int(c["end"]), c["verdict"]
     if any(str(c.get(k)) == v for k, v in skip):
         return None
-    return _OutputClaim(line_no, doc, start, end, str(verdict))
+    return _OutputClaim(line_no, doc, start, end, str(verdict), str(c.get("reason") or ""))
 
 
 def _raw(item: Mapping[str, Any] | str) -> str:
@@ -330,6 +339,7 @@ def _match(claims: list[_OutputClaim], by_doc: Mapping[str, list[_GoldSpan]]) ->
         for span in by_doc.get(c.doc, ()):
             if overlaps(c.start, c.end, span.start, span.end):
                 hit = True
+                span.seen.append(c)
                 if c.flag:
                     span.flags.append(c)
                 elif c.supported:
@@ -363,6 +373,9 @@ def _tally(
         true_total=len(true_g),
         confirmed=sum(1 for s in true_g if s.supported),
         stray_flags=len(stray),
+        extracted_true=sum(1 for s in true_g if s.seen),
+        extracted_false=sum(1 for s in false_g if s.seen),
+        not_extracted_items=[_gold_view(s) for s in true_g + false_g if not s.seen],
         claims_read=claims_read,
         claims_unusable=unusable,
         caught_by_error_type=_by_error_type(false_g),
@@ -393,6 +406,8 @@ def _doc_counts(spans: list[_GoldSpan], doc: str, stray: list[_OutputClaim]) -> 
         "confirmed": sum(1 for s in true_g if s.supported),
         "true_total": len(true_g),
         "stray_flags": sum(1 for c in stray if c.doc == doc),
+        "extracted": sum(1 for s in false_g + true_g if s.seen),
+        "counted": len(false_g) + len(true_g),
     }
 
 
@@ -412,6 +427,7 @@ def _gold_view(span: _GoldSpan, *, with_flags: bool = False) -> dict[str, Any]:
         view["error_type"] = g.get("error_type")
     if with_flags:
         view["flag_verdicts"] = sorted({c.verdict for c in span.flags})
+    view["read_as"] = sorted({f"{c.verdict} {c.reason}" for c in span.seen})
     return view
 
 
@@ -432,8 +448,10 @@ def format_report(score: Score) -> str:
     )
     out += ["", "caught by error_type:"]
     out += [f"  {k:<24} {a}/{b}" for k, (a, b) in score.caught_by_error_type.items()]
-    out += ["", "per document:  caught  false_alarms  confirmed  stray"]
+    out += ["", "per document:  caught  false_alarms  confirmed  stray  extracted"]
     out += [_doc_line(doc, r) for doc, r in score.per_doc.items()]
+    out += ["", "extracted (gold claims with any claim over them, whatever its verdict): "
+            f"true {score.extracted_true}/{score.true_total}, false {score.extracted_false}/{score.false_total}"]
     out += ["", f"missed ({score.missed}):"]
     out += [_missed_line(v) for v in score.missed_items]
     out += ["", f"false_alarms ({score.false_alarms}):"]
@@ -447,7 +465,7 @@ def format_report(score: Score) -> str:
 def _doc_line(doc: str, r: Mapping[str, int]) -> str:
     return (
         f"  {doc:<42} {r['caught']:2d}/{r['false_total']:<2d}   {r['false_alarms']:2d}/{r['true_total']:<2d}"
-        f"   {r['confirmed']:2d}/{r['true_total']:<2d}   {r['stray_flags']}"
+        f"   {r['confirmed']:2d}/{r['true_total']:<2d}   {r['stray_flags']}   {r['extracted']}/{r['counted']}"
     )
 
 
@@ -455,6 +473,7 @@ def _missed_line(v: Mapping[str, Any]) -> str:
     return (
         f"  [{v['doc_id']}] {v['error_type']!s} | {v['subject']!s} {v['attribute']!s}: "
         f"stated {v['stated']!s}, truth {v['truth']!s} | {v['quote']!r}"
+        f" | read as: {', '.join(v['read_as']) or 'no claim'}"
     )
 
 
