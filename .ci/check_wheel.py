@@ -16,7 +16,7 @@ from pathlib import Path
 def main(repo: Path) -> int:
     import pipeline
     from pipeline.config import DEFAULT_REFERENCE_DIR
-    from pipeline.validation import reference_fingerprint
+    from pipeline.knowledge.validation import reference_fingerprint
 
     package = Path(pipeline.__file__).resolve().parent
     problems: list[str] = []

@@ -41,7 +41,7 @@ def corpus_stats(folder: Path, claims: Iterable[dict[str, Any]] | None = None) -
     paths = walk(Path(folder)).articles
     if claims is None:
         from pipeline.api import analyse
-        from pipeline.reference import load_reference
+        from pipeline.knowledge.reference import load_reference
 
         ref = load_reference(Config().reference_dir)
         found: list[dict[str, Any]] = []

@@ -275,14 +275,14 @@ STAGES = (
     ("segment (spaCy + jieba, mentions, sentences)", "pipeline.segment:Segmenter", "segment"),
     ("extract claims", "pipeline.api", "extract_claims"),
     ("check claims", "pipeline.api", "check_claims"),
-    ("code checks (pyflakes)", "pipeline.codecheck", "code_claims"),
+    ("code checks (pyflakes)", "pipeline.check.code", "code_claims"),
     ("document reports (md, html, json)", "pipeline.report", "write_document_report"),
     ("ClaimReview objects", "pipeline.report", "claimreview_objects"),
     ("claims.csv rows", "pipeline.report.tables", "csv_rows"),
-    ("claims suite rows", "pipeline.validation.claims_suite", "claim_row"),
-    ("state (SQLite, batches)", "pipeline.store:Store", "save_prepared"),
-    ("claims suite (great-expectations)", "pipeline.validation:ClaimsValidator", "_flush"),
-    ("appending to the run tables", "pipeline.outputs:Outputs", "add"),
+    ("claims suite rows", "pipeline.knowledge.validation.claims_suite", "claim_row"),
+    ("state (SQLite, batches)", "pipeline.state.store:Store", "save_prepared"),
+    ("claims suite (great-expectations)", "pipeline.knowledge.validation:ClaimsValidator", "_flush"),
+    ("appending to the run tables", "pipeline.run.outputs:Outputs", "add"),
     ("index.html and summary.md", "pipeline.report", "write_index"),
 )
 REST = "rest (planning, claim records and lines, index lines, fingerprints, progress)"
@@ -419,7 +419,7 @@ def main() -> None:
 
     from pipeline.config import Config
     from pipeline.ingest import read_document, walk
-    from pipeline.reference import load_reference
+    from pipeline.knowledge.reference import load_reference
     from pipeline.segment import get_segmenter, prose_pieces
 
     # warm: the first run imports everything (great-expectations among them) and builds the caches

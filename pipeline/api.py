@@ -16,8 +16,8 @@ from .check import CheckContext, check_claims, note_inconsistencies
 from .config import Config
 from .errors import InputError
 from .extract.claims import extract_claims
+from .knowledge.reference import Reference, load_reference
 from .records import Claim, Document, DocumentResult, Format, Mention, Status, evolve
-from .reference import Reference, load_reference
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,7 +58,7 @@ def mention_counts(seg_mentions: Iterable[Mention], ref: Reference) -> dict[str,
 def analyse(doc: Document, ref: Reference,
             config: Config | None = None) -> tuple[list[Claim], dict[str, dict[str, int]]]:
     """Segment, extract and check one document; returns its claims and the mention counts."""
-    from .codecheck import code_claims
+    from .check.code import code_claims
     from .segment import get_segmenter
 
     config = config or Config()

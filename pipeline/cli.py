@@ -38,7 +38,7 @@ def _fail(err: FactCheckError) -> typer.Exit:
 
 def _mount_review() -> None:
     try:
-        from .review import review_app
+        from .review.cli import review_app
     except ImportError:  # pragma: no cover - the review module ships with the package
         return
     app.add_typer(review_app, name="review", help="Record editors' decisions on flagged claims.")
@@ -275,12 +275,12 @@ def reference_validate(
     )] = False,
 ) -> None:
     """Run the great-expectations suite over the reference tables; exit 2 on any problem."""
-    from .validation import validate_reference
+    from .knowledge.validation import validate_reference
 
     try:
         result = validate_reference(reference, cache_dir=None)
         if result.ok and cross_check:
-            from .validation.cross_check import cross_check as run_cross_check
+            from .knowledge.validation.cross_check import cross_check as run_cross_check
 
             checked = run_cross_check(reference)
             for warning in checked.warnings:
@@ -309,8 +309,8 @@ def reference_show(
     from rich.console import Console
     from rich.table import Table
 
-    from .lookup import entity_rows, find_products
-    from .reference import load_reference
+    from .knowledge.lookup import entity_rows, find_products
+    from .knowledge.reference import load_reference
 
     try:
         ref = load_reference(reference)

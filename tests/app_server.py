@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import uvicorn
 
-from pipeline.webapp import AppConfig, create_app
+from pipeline.review.server import AppConfig, create_app
 
 
 @contextmanager

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import settings
 
 from pipeline.config import DEFAULT_REFERENCE_DIR
-from pipeline.reference import Reference, load_reference
+from pipeline.knowledge.reference import Reference, load_reference
 from pipeline.segment import Segmenter, get_segmenter
-from pipeline.store import Store
+from pipeline.state.store import Store
 from tests.store_builders import PIPE, REF, gpu_claims, make_result
 
 # CI runs the property tests on a fixed set of examples (derived from each test's name), so that a submission is

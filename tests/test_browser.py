@@ -298,7 +298,7 @@ def app_state(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def app(app_state: Path, tmp_path: Path) -> Iterator[str]:
     """The app over a copy of the state (each test starts with no decisions), no login, as EDITOR."""
-    from pipeline.webapp import ServeOptions, app_config
+    from pipeline.review.server import ServeOptions, app_config
     from tests.app_server import running_app
 
     out = tmp_path / "reports"
@@ -471,7 +471,7 @@ def test_login_in_the_browser_then_decide(browser: sync_api.Browser, app_state: 
     """With a users file: the login form, a session cookie, and a decision under the editor's name."""
     import hashlib
 
-    from pipeline.webapp import ServeOptions, app_config
+    from pipeline.review.server import ServeOptions, app_config
     from tests.app_server import running_app
 
     out = tmp_path / "reports"

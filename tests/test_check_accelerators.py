@@ -10,7 +10,7 @@ import pytest
 from claim_helpers import C, P, S, U, claims_for, gap, rows
 
 from pipeline.extract.quantities import find_quantities
-from pipeline.reference import Reference
+from pipeline.knowledge.reference import Reference
 
 TPU_CASES = [
     # Simplified and Traditional, the sizes Google writes in GB and GiB

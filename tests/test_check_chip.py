@@ -1,5 +1,5 @@
 """Claims about a card's GPU die: process nodes (pipeline/extract/process.py) and transistor counts (a count cue),
-checked by pipeline/check_chip.py. Every case asserts the complete claim list of its text and the reason of each
+checked by pipeline/check/chip.py. Every case asserts the complete claim list of its text and the reason of each
 unverifiable claim. Texts are written for these tests."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""pipeline.codecheck: findings about the Python code an article shows, alone (``check_code``) and through
+"""pipeline.check.code: findings about the Python code an article shows, alone (``check_code``) and through
 ``check_text`` (``code_claims``: claims with attribute ``code`` and verdict ``code_issue`` on the offending line).
 
 The snippets and articles are written for these tests.
@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from pipeline.api import analyse, check_text, document_from_text
-from pipeline.codecheck import Deprecated, Finding, check_code, deprecated_apis
+from pipeline.check.code import Deprecated, Finding, check_code, deprecated_apis
 from pipeline.config import DEFAULT_REFERENCE_DIR
+from pipeline.knowledge.reference import Reference
 from pipeline.records import Claim, Format, Verdict
-from pipeline.reference import Reference
 
 
 @pytest.fixture(scope="module")

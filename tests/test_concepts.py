@@ -1,4 +1,4 @@
-"""Technology and concept statements (pipeline.extract.concepts, pipeline.concept_check, manufacturer checks) and the
+"""Technology and concept statements (pipeline.extract.concepts, pipeline.check.concept, manufacturer checks) and the
 article-level checks built on top of single claims: inconsistent values and aggregates over several cards.
 
 Every sentence is written for these tests; none comes from the seed or dev articles. Each case asserts the complete

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.decisions_csv import CSV_COLUMNS, export_decisions_csv, import_decisions_csv
 from pipeline.errors import UsageError
 from pipeline.records import Verdict
-from pipeline.store import Store
+from pipeline.state.decisions_csv import CSV_COLUMNS, export_decisions_csv, import_decisions_csv
+from pipeline.state.store import Store
 from tests.store_builders import PIPE, REF, make_claim, make_result
 
 

@@ -1,4 +1,4 @@
-"""Computed claims (pipeline/extract/derived.py, pipeline/check_derived.py), on sentences written for the tests: each
+"""Computed claims (pipeline/extract/derived.py, pipeline/check/derived.py), on sentences written for the tests: each
 case asserts the sentence's complete claim list with the claim's value and the expected value with its arithmetic.
 True and false cases in equal measure."""
 

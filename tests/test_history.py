@@ -1,4 +1,4 @@
-"""History and generation claims (pipeline/extract/history.py, pipeline/check_history.py), on sentences written for
+"""History and generation claims (pipeline/extract/history.py, pipeline/check/history.py), on sentences written for
 the tests: each case asserts the sentence's complete claim list with the claim's value and the expected value from
 the architectures and links tables. True and false cases in equal measure."""
 
@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from pipeline.extract.history import _introduction_drafts, _introductions
 from pipeline.extract.subjects import DocState, Subject
+from pipeline.knowledge.reference import Reference, split_list
 from pipeline.lexicon import load_lexicon
 from pipeline.records import Reason, Verdict
-from pipeline.reference import Reference, split_list
 from pipeline.segment import Segmenter
 from tests.claim_helpers import claims_for, rows
 

@@ -24,8 +24,8 @@ import pipeline.ingest
 from pipeline import check_text
 from pipeline.cli import app
 from pipeline.config import Config
+from pipeline.knowledge.reference import Reference
 from pipeline.records import Status
-from pipeline.reference import Reference
 from pipeline.report import safe_name
 from pipeline.run import RunOptions, run
 from pipeline.segment import get_segmenter

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from pipeline import journal
-from pipeline.decisions import Decision, Event, match_orphans
 from pipeline.errors import UsageError
 from pipeline.records import Verdict
-from pipeline.store import Store
+from pipeline.state.decisions import Decision, Event, match_orphans
+from pipeline.state.store import Store
 from tests.store_builders import PIPE, REF, gpu_claims, make_claim, make_result
 
 
@@ -269,7 +269,7 @@ def test_an_edited_sentence_does_not_take_the_decision(reviewed: Store) -> None:
 
 
 def test_decisions_from_before_the_journal_get_a_history_step_and_are_journaled(tmp_path: Path) -> None:
-    from pipeline.schema import MIGRATIONS
+    from pipeline.state.schema import MIGRATIONS
 
     db = tmp_path / "state.sqlite"
     claim = make_claim("a.md", "c1", "H100 的显存带宽为 2TB/s", Verdict.CONTRADICTED)
@@ -294,7 +294,7 @@ def test_decisions_from_before_the_journal_get_a_history_step_and_are_journaled(
 
 def test_in_a_batch_the_first_renamed_copy_takes_the_decision_as_if_saved_alone(reviewed: Store) -> None:
     """Two renamed copies of a.md saved in one batch: the first takes its decision, as two saves in a row do."""
-    from pipeline.store import prepare_result
+    from pipeline.state.store import prepare_result
 
     reviewed.decide("a.md-bw", "dismissed", "王编辑")
     reviewed.mark_deleted(["b.md"])

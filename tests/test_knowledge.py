@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import DEFAULT_REFERENCE_DIR
-from pipeline.knowledge import FACT_COLUMNS, KNOWLEDGE_TABLES
-from pipeline.reference import Reference, load_reference
-from pipeline.validation.reference_rules import UNITS
+from pipeline.knowledge.columns import FACT_COLUMNS, KNOWLEDGE_TABLES
+from pipeline.knowledge.reference import Reference, load_reference
+from pipeline.knowledge.validation.reference_rules import UNITS
 
 # fmt: off
 ENTITIES = [

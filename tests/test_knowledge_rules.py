@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 from pipeline.config import DEFAULT_REFERENCE_DIR
-from pipeline.validation import load_reference_tables, validate_tables
-from pipeline.validation.ge import _exists, _run_suite
-from pipeline.validation.knowledge_rules import KNOWLEDGE_CHECKS
-from pipeline.validation.reference_rules import _TABLE_CHECKS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, _Tables
-from pipeline.validation.results import Problem
+from pipeline.knowledge.validation import load_reference_tables, validate_tables
+from pipeline.knowledge.validation.ge import _exists, _run_suite
+from pipeline.knowledge.validation.knowledge_rules import KNOWLEDGE_CHECKS
+from pipeline.knowledge.validation.reference_rules import _TABLE_CHECKS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, _Tables
+from pipeline.knowledge.validation.results import Problem
 
 
 @pytest.fixture(scope="module")

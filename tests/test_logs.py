@@ -18,8 +18,8 @@ from filelock import FileLock
 from typer.testing import CliRunner
 
 import pipeline.atomic
-import pipeline.outputs
 import pipeline.run
+import pipeline.run.outputs
 from pipeline.cli import app
 
 runner = CliRunner()
@@ -85,7 +85,7 @@ def _bug(monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:
     def finish_index(self: Any, run_info: Any) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(pipeline.outputs.Outputs, "finish_index", finish_index)
+    monkeypatch.setattr(pipeline.run.outputs.Outputs, "finish_index", finish_index)
 
 
 def _locked(monkeypatch: pytest.MonkeyPatch, tmp: Path) -> None:

@@ -1,4 +1,4 @@
-"""pipeline.extract.mentions: the names found in normalised text, checked against straightforward readings of the
+"""pipeline.segment.mentions: the names found in normalised text, checked against straightforward readings of the
 same rules (every grammar's own finditer, a per-character squeeze), on sentences written for the tests."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.extract import mentions as M
-from pipeline.extract.mentions import MentionMatcher
 from pipeline.records import Mention
 from pipeline.segment import Segmenter
+from pipeline.segment.mentions import MentionMatcher
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pipeline.extract import names
 from pipeline.extract.subjects import DocState, Subject
-from pipeline.reference import Reference
+from pipeline.knowledge.reference import Reference
 from pipeline.segment import Segmenter
 from tests.claim_helpers import C, P, S, U, claims_for, rows
 

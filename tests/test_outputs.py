@@ -20,16 +20,16 @@ from typing import Any
 import pytest
 
 import pipeline.api
-import pipeline.outputs
 import pipeline.run
-import pipeline.store
+import pipeline.run.outputs
+import pipeline.state.store
 from pipeline.config import Config
-from pipeline.decisions import Decision
+from pipeline.knowledge.reference import Reference
 from pipeline.records import Claim, Document, claim_from_dict
-from pipeline.reference import Reference
 from pipeline.run import RunOptions, run
 from pipeline.segment import get_segmenter
-from pipeline.store import Store
+from pipeline.state.decisions import Decision
+from pipeline.state.store import Store
 
 GOLDEN = Path(__file__).parent / "golden" / "run"
 UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
@@ -131,7 +131,7 @@ def analysis(ref: Reference, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pipeline.api, "analyse", analyse)
-        mp.setattr(pipeline.outputs, "now", lambda: NOW)
+        mp.setattr(pipeline.run.outputs, "now", lambda: NOW)
         mp.setattr(pipeline.run, "now", lambda: NOW)
         yield fixed
 
@@ -165,17 +165,17 @@ def publish(root: Path, *, workers: int = 1, engine: str = "local", scheduler: s
     config = Config(out_dir=out, workers=workers)
     opts = RunOptions(corpus=corpus, config=config, engine=engine, scheduler=scheduler)
     with pytest.MonkeyPatch.context() as mp:  # the state's clock: first run, decisions, second run
-        mp.setattr(pipeline.store, "utc_now", lambda: FIRST)
+        mp.setattr(pipeline.state.store, "utc_now", lambda: FIRST)
         run(opts)
         with Store(out / "state.sqlite") as store:
             store.import_decisions(_decisions(out))
         write_corpus(corpus, corpus_v2())
-        mp.setattr(pipeline.store, "utc_now", lambda: NOW)
+        mp.setattr(pipeline.state.store, "utc_now", lambda: NOW)
         summary = run(RunOptions(corpus=corpus, config=config, engine=engine, scheduler=scheduler, full=full))
     assert summary.processed >= 3 and summary.errors == 1
     files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
              if p.is_file() and not p.name.startswith(("state.sqlite", ".gpu-factcheck.lock", "decisions.jsonl"))}
-    from pipeline.reference import load_reference
+    from pipeline.knowledge.reference import load_reference
 
     return Published(files, corpus, load_reference(config.reference_dir).fingerprint)
 

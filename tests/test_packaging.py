@@ -68,6 +68,6 @@ def test_the_wheel_has_every_file_of_the_package(wheel: zipfile.ZipFile) -> None
     sources = [p.relative_to(ROOT).as_posix() for p in (ROOT / "pipeline").rglob("*")
                if p.is_file() and "__pycache__" not in p.parts and PACKAGED_REFERENCE not in p.parts
                and p.suffix != ".pyc"]
-    assert "pipeline/validation/__init__.py" in sources
+    assert "pipeline/knowledge/validation/__init__.py" in sources
     assert sorted(set(sources) - names) == []
     assert not [n for n in names if n.startswith(("tests/", "bench/", "reference/"))]

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.config import DEFAULT_REFERENCE_DIR, Config
 from pipeline.errors import UsageError
-from pipeline.reference import Reference
+from pipeline.knowledge.reference import Reference
 from pipeline.run import RunOptions, run
 from pipeline.segment import get_segmenter
 
@@ -332,8 +332,8 @@ def test_the_long_lived_objects_are_frozen_for_the_run_only(corpus: Path, ref: R
     collector's permanent generation; when the map ends, nothing is left frozen."""
     import gc
 
-    from pipeline.document_outputs import RunContext
-    from pipeline.engine import local_map
+    from pipeline.run.document_outputs import RunContext
+    from pipeline.run.engine import local_map
 
     tasks = [(str(p), str(corpus), None) for p in sorted(corpus.rglob("a*.*"))]
     ctx = RunContext(out=tmp_path, corpus=corpus, state=False)

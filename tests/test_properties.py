@@ -15,9 +15,9 @@ from pipeline.config import Config
 from pipeline.errors import InputError
 from pipeline.extract.quantities import find_quantities, parse_number
 from pipeline.ingest import parse_text
+from pipeline.knowledge.reference import Reference
 from pipeline.normalize import normalize
 from pipeline.records import Claim, Format, Verdict
-from pipeline.reference import Reference
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 VERDICTS = {v.value for v in Verdict}

@@ -19,10 +19,10 @@ import pytest
 
 import pipeline.atomic
 from pipeline.config import Config
-from pipeline.reference import Reference
+from pipeline.knowledge.reference import Reference
 from pipeline.run import RunOptions, run
 from pipeline.segment import get_segmenter
-from pipeline.store import Store
+from pipeline.state.store import Store
 
 # fmt: off
 # Titled articles (the title is what index.html and summary.md show); version 1 and the edit that follows it.

@@ -1,4 +1,4 @@
-"""Comparisons between named products (pipeline/extract/relative.py, pipeline/check_relative.py), on sentences
+"""Comparisons between named products (pipeline/extract/relative.py, pipeline/check/relative.py), on sentences
 written for the tests: each case asserts the sentence's complete claim list with the comparison's value, its
 target and the expected value computed from both products' rows. True and false cases in equal measure."""
 

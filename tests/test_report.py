@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pipeline import atomic
 from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_text
 from pipeline.errors import UsageError
+from pipeline.lexicon.labels import code_label, label, value_label
 from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from pipeline.report import (
     claimreview_objects,
@@ -36,7 +37,6 @@ from pipeline.report import labels as labels_module
 from pipeline.report.claimreview import check_url_template
 from pipeline.report.display import in_written_unit, is_traditional, unit_rows
 from pipeline.report.html import render_document_html, render_index_html, segments
-from pipeline.report.labels import code_label, label, value_label
 from pipeline.report.tables import SEVERITY, claim_views, doc_row, doc_rows, report_verdict, safe_href, totals
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -628,10 +628,10 @@ def test_a_claims_detail_is_shown_in_chinese(text: str, attribute: str, shown: s
 
 
 def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
-    from pipeline.concept_check import POSITIONING_ZH
-    from pipeline.decisions import REVIEW_STATUSES
+    from pipeline.check.concept import POSITIONING_ZH
     from pipeline.extract.concepts import PREDICATE_ZH
-    from pipeline.reference import ATTRIBUTE_ZH
+    from pipeline.knowledge.reference import ATTRIBUTE_ZH
+    from pipeline.state.decisions import REVIEW_STATUSES
 
     assert all(label("verdict", v.value) for v in Verdict) and label("verdict", "unchecked")
     assert all(label("review", s) for s in REVIEW_STATUSES)
@@ -652,7 +652,7 @@ def test_the_catalogue_covers_every_code_the_pipeline_writes() -> None:
     for scope in set(specs["scope"].dropna()) - {"dense"}:
         assert label("spec_scope", scope), scope
     # every kind of finding the code checker writes, read from its source
-    source = (Path(__file__).resolve().parents[1] / "pipeline" / "codecheck.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[1] / "pipeline" / "check" / "code.py").read_text(encoding="utf-8")
     kinds = set(re.findall(r'Finding\([^,]+, f?"([a-z_]+(?::[a-z_]+)?)', source))
     assert {"syntax_error", "undefined_name", "deprecated_api", "claim_not_in_code:on_gpu"} <= kinds
     for kind in kinds:

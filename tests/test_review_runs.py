@@ -14,7 +14,7 @@ from pipeline.cli import app
 from pipeline.config import Config
 from pipeline.report import safe_name
 from pipeline.run import EXIT_FLAGGED, EXIT_OK, RunOptions, RunSummary, run
-from pipeline.store import Store
+from pipeline.state.store import Store
 
 # Articles written for these tests: a.txt gives the RTX 4090 32GB (it has 24GB) and a wrong bandwidth.
 ARTICLES = {

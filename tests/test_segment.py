@@ -10,9 +10,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline.api import document_from_text
+from pipeline.knowledge.reference import Reference
 from pipeline.normalize import normalize
 from pipeline.records import Document, Mention
-from pipeline.reference import Reference
 from pipeline.segment import Segmented, Segmenter
 
 _LEADING_BULLET = re.compile(r"^[•\-*]\s*")

@@ -16,8 +16,8 @@ import pytest
 
 from pipeline.errors import LockedError, UsageError
 from pipeline.records import DocumentResult, Status, Verdict
-from pipeline.schema import APPLICATION_ID
-from pipeline.store import SCHEMA_VERSION, Store
+from pipeline.state.schema import APPLICATION_ID
+from pipeline.state.store import SCHEMA_VERSION, Store
 from tests.store_builders import PIPE, REF, gpu_claims, make_claim, make_result
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -312,7 +312,7 @@ def test_lock_contention_in_one_process(fresh_store: Store) -> None:
 HOLD_LOCK = """
 import sys, time
 from pathlib import Path
-from pipeline.store import Store
+from pipeline.state.store import Store
 with Store(Path(sys.argv[1])) as store, store.lock(timeout=5):
     print("locked", flush=True)
     time.sleep(60)
@@ -411,7 +411,7 @@ EXTRAS = [
 def test_prepared_from_encoded_records_is_what_save_result_stores(extra: dict[str, Any], value: Any) -> None:
     from dataclasses import replace
 
-    from pipeline.store import prepare_result
+    from pipeline.state.store import prepare_result
 
     claims = tuple(replace(c, extra=dict(extra), value=value) for c in gpu_claims("a.md"))
     result = make_result("a.md", claims)
@@ -420,7 +420,7 @@ def test_prepared_from_encoded_records_is_what_save_result_stores(extra: dict[st
 
 
 def test_a_batch_saves_like_one_document_at_a_time(tmp_path: Path) -> None:
-    from pipeline.store import prepare_result
+    from pipeline.state.store import prepare_result
 
     results = [make_result(f"{n}.md", gpu_claims(f"{n}.md")) for n in ("a", "b", "c")]
     with Store(tmp_path / "one.sqlite") as one, Store(tmp_path / "batch.sqlite") as batch:

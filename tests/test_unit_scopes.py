@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.api import check_text
-from pipeline.compare import numeric_fits
+from pipeline.check.compare import numeric_fits
 from pipeline.config import Tolerance
 from pipeline.extract.quantities import find_quantities
 from pipeline.records import Claim, Qualifier

@@ -1,4 +1,4 @@
-"""pipeline.validation: the reference suite, its cache and the streaming claims validator."""
+"""pipeline.knowledge.validation: the reference suite, its cache and the streaming claims validator."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import pytest
 from pipeline import validation
 from pipeline.config import DEFAULT_REFERENCE_DIR
 from pipeline.errors import ReferenceTableError
-from pipeline.records import CONTRACT_FIELDS, Check, Claim, Qualifier, Verdict
-from pipeline.validation import (
+from pipeline.knowledge.validation import (
     ClaimsValidator,
     Problem,
     ValidationResult,
@@ -25,6 +24,7 @@ from pipeline.validation import (
     reference_fingerprint,
     validate_reference,
 )
+from pipeline.records import CONTRACT_FIELDS, Check, Claim, Qualifier, Verdict
 
 Rows = list[dict[str, str]]
 SRC = {"source_url": "https://www.nvidia.com/a100", "source_title": "NVIDIA A100 datasheet"}
@@ -411,7 +411,7 @@ def test_missing_fields_are_reported_once() -> None:
 
 def test_import_does_not_load_great_expectations_pandas_or_scipy() -> None:
     heavy = "('great_expectations', 'pandas', 'scipy')"
-    code = f"import sys, pipeline.validation; print(*(m in sys.modules for m in {heavy}))"
+    code = f"import sys, pipeline.knowledge.validation; print(*(m in sys.modules for m in {heavy}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parents[1])
     assert done.stdout.split() == ["False", "False", "False"]

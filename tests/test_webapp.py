@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Status, Verdict
-from pipeline.store import Store
-from pipeline.webapp import AppConfig
-from pipeline.webapp.auth import Auth, User, load_users
+from pipeline.review.auth import Auth, User, load_users
+from pipeline.review.server import AppConfig
+from pipeline.state.store import Store
 from tests.app_server import running_app
 from tests.store_builders import PIPE, REF, gpu_claims, make_result
 

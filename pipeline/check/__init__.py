@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from .check_chip import CHIP_FIGURES, check_chip_figure, check_process
-from .check_kinds import check_kind
-from .check_names import check_identity, check_interface, check_manufacturer
-from .check_precision import other_fp16_figure, other_precision
-from .check_scoped import check_one_direction, check_scoped, named_system, system_of
-from .check_secondary import check_secondary
-from .check_variants import pin_variants
+from ..config import Tolerance
+from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..lexicon import load_lexicon
+from ..records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
+from .chip import CHIP_FIGURES, check_chip_figure, check_process
 from .compare import (
     candidate_rows,
     expected_text,
@@ -22,10 +20,12 @@ from .compare import (
     text_fits,
     unit_suffix,
 )
-from .config import Tolerance
-from .lexicon import load_lexicon
-from .records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
-from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from .kinds import check_kind
+from .names import check_identity, check_interface, check_manufacturer
+from .precision import other_fp16_figure, other_precision
+from .scoped import check_one_direction, check_scoped, named_system, system_of
+from .secondary import check_secondary
+from .variants import pin_variants
 
 # a whole server, node or rack (pipeline/lexicon/scopes.csv)
 _SYSTEM_WORD = load_lexicon().regex("system_word")
@@ -125,7 +125,7 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
 
 
 def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: Tolerance | None = None) -> Check:
-    kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check_kinds.py)
+    kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check/kinds.py)
     if kind is not None:
         return kind
     secondary = check_secondary(claim, ref)
@@ -140,7 +140,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     if claim.attribute in CHIP_FIGURES:
         return check_chip_figure(claim, ref, tol)
     if claim.attribute in ("concept", "positioning", "precision"):
-        from .concept_check import check_concept
+        from .concept import check_concept
 
         return check_concept(claim, ref)
     if claim.subject in ref.links and claim.scope is Scope.PRODUCT:

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..config import Tolerance
+from ..knowledge.reference import ATTRIBUTE_ZH, Reference, SpecRow
+from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import fmt, numeric_fits, quoted
-from .config import Tolerance
-from .records import Check, Claim, Reason, Scope, Verdict
-from .reference import ATTRIBUTE_ZH, Reference, SpecRow
 
 # attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
 CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9), "die_size": (" mm²", 1.0)}

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .normalize import normalize
-from .records import BlockKind, Check, Claim, Document, Qualifier, Verdict
-from .reference import Reference
+from ..knowledge.reference import Reference
+from ..normalize import normalize
+from ..records import BlockKind, Check, Claim, Document, Qualifier, Verdict
 
 PYFLAKES_URL = "https://pypi.org/project/pyflakes/"
 PYFLAKES_TITLE = "pyflakes: passive checker of Python programs"

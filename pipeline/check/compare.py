@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from .config import Tolerance
-from .normalize import normalize_key
-from .records import Claim, Qualifier
-from .reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..config import Tolerance
+from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..normalize import normalize_key
+from ..records import Claim, Qualifier
 
 RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth",
                               *THROUGHPUT_ATTRIBUTES})
@@ -160,7 +160,7 @@ def _one_digit(value: float, resolution: float) -> bool:
 
 def _scope_zh(scope: str) -> str:
     """A reference row's scope as an editor reads it (labels.csv, kind spec_scope); dense is the default, unsaid."""
-    from .report.labels import label
+    from ..lexicon.labels import label
 
     return "" if scope in ("", "dense") else label("spec_scope", scope) or ""
 

@@ -3,9 +3,9 @@ hardware a card is said to carry."""
 
 from __future__ import annotations
 
-from .extract.concepts import PREDICATE_ZH, WRONG_FOR
-from .records import Check, Claim, Verdict
-from .reference import Reference
+from ..extract.concepts import PREDICATE_ZH, WRONG_FOR
+from ..knowledge.reference import Reference
+from ..records import Check, Claim, Verdict
 
 POSITIONING_ZH = {"training": "训练", "inference": "推理", "consumer": "消费级/游戏", "workstation": "工作站",
                   "hpc": "高性能计算"}

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .check_history import architecture_of
+from ..config import Tolerance
+from ..knowledge.reference import Reference, SpecRow
+from ..records import Check, Claim, Qualifier, Reason, Verdict
 from .compare import candidate_rows, fmt
-from .config import Tolerance
-from .records import Check, Claim, Qualifier, Reason, Verdict
-from .reference import Reference, SpecRow
+from .history import architecture_of
 
 _RATE_SLACK = 0.03  # a data rate as vendors round it (21 Gbps, 19.5 Gbps, 3.2 Gbps)
 _GIB = 1.073741824

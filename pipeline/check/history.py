@@ -9,10 +9,10 @@ Core generation) is ``unverifiable`` with its reason.
 
 from __future__ import annotations
 
-from .config import Tolerance
-from .normalize import normalize_key
-from .records import Check, Claim, Reason, Verdict
-from .reference import Item, Reference, split_list
+from ..config import Tolerance
+from ..knowledge.reference import Item, Reference, split_list
+from ..normalize import normalize_key
+from ..records import Check, Claim, Reason, Verdict
 
 _FEATURE_ZH = {"tensor_core_generation": "Tensor Core", "rt_core_generation": "RT Core",
                "transformer_engine_generation": "Transformer Engine", "nvlink_generation": "NVLink",

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .check_derived import check_derived
-from .check_history import check_history
-from .check_relative import check_relative
-from .config import Tolerance
-from .extract.derived import DERIVED_ATTRIBUTES
-from .extract.history import HISTORY_ATTRIBUTES
-from .extract.relative import RELATIVE_ATTRIBUTES
-from .records import Check, Claim
-from .reference import Reference
+from ..config import Tolerance
+from ..extract.derived import DERIVED_ATTRIBUTES
+from ..extract.history import HISTORY_ATTRIBUTES
+from ..extract.relative import RELATIVE_ATTRIBUTES
+from ..knowledge.reference import Reference
+from ..records import Check, Claim
+from .derived import check_derived
+from .history import check_history
+from .relative import check_relative
 
 CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check]] = {
     **dict.fromkeys(RELATIVE_ATTRIBUTES, check_relative),

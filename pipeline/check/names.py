@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.reference import Reference
+from ..records import Check, Claim, Reason, Verdict
 from .compare import candidate_rows, expected_text, quoted
-from .records import Check, Claim, Reason, Verdict
-from .reference import Reference
 
 
 def check_manufacturer(claim: Claim, ref: Reference) -> Check:

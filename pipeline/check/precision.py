@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..config import Tolerance
+from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
+from ..records import Claim, Qualifier
 from .compare import expected_text, numeric_fits, per_card, quoted
-from .config import Tolerance
-from .records import Claim, Qualifier
-from .reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
 
 
 def other_fp16_figure(claim: Claim, ref: Reference, rows: list[SpecRow], tol: Tolerance) -> str | None:

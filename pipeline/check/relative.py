@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ..config import Tolerance
+from ..knowledge.reference import ATTRIBUTE_ZH, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..normalize import normalize_key
+from ..records import Check, Claim, Qualifier, Reason, Verdict
 from .compare import candidate_rows, fmt
-from .config import Tolerance
-from .normalize import normalize_key
-from .records import Check, Claim, Qualifier, Reason, Verdict
-from .reference import ATTRIBUTE_ZH, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 
 _RATES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth", *THROUGHPUT_ATTRIBUTES})
 _TEXT = frozenset({"memory_type", "architecture", "gpu_chip"})

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..config import Tolerance
+from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
+from ..normalize import normalize_key
+from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import candidate_rows, fmt, numeric_fits, quoted
-from .config import Tolerance
-from .normalize import normalize_key
-from .records import Check, Claim, Reason, Scope, Verdict
-from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
 
 # per-unit counts under the names the chips and architectures tables use
 _PER_UNIT_NAMES = {"cuda_cores": ("cuda_cores", "fp32_cores"), "stream_processors": ("stream_processors", "fp32_cores")}

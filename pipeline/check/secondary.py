@@ -3,9 +3,9 @@ editor sees what that database says and where (reason ``secondary_source``)."""
 
 from __future__ import annotations
 
-from .records import Check, Claim, Reason, Verdict
-from .reference import ATTRIBUTE_ZH, MODEL_PREFIX, Reference
-from .secondary import SecondaryCard, secondary_card
+from ..knowledge.reference import ATTRIBUTE_ZH, MODEL_PREFIX, Reference
+from ..knowledge.secondary import SecondaryCard, secondary_card
+from ..records import Check, Claim, Reason, Verdict
 
 # claim attribute -> (SecondaryCard field, unit)
 _FIELDS: dict[str, tuple[str, str]] = {

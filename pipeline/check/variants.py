@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..config import Tolerance
+from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference
+from ..records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Scope, Verdict
 from .compare import candidate_rows, expected_text, numeric_fits, quoted, text_fits
-from .config import Tolerance
-from .records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Scope, Verdict
-from .reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference
 
 # what a version differs in, as the reference keeps it (text attributes by their value, the rest by number)
 _TEXT = frozenset({"memory_type"})

@@ -7,9 +7,9 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..check_chip import CHIP_FIGURES
+from ..check.chip import CHIP_FIGURES
+from ..knowledge.reference import Reference
 from ..records import BlockKind, Claim, Document, Mention, Scope, Sentence, Table
-from ..reference import Reference
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts

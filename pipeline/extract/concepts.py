@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.reference import Reference
 from ..lexicon.scanning import with_first_chars
 from ..records import Mention
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .subjects import DocState, Subject, resolve

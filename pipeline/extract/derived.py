@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.reference import Reference
 from ..records import Mention, Qualifier, Scope
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..knowledge.reference import Reference
 from ..lexicon.scanning import any_of
 from ..records import Mention, Scope
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .quantities import parse_number

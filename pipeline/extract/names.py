@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.reference import Reference
 from ..records import Mention, Qualifier
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .numbers import _variant_hint, respective_cards

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import pairwise
 
+from ..knowledge.reference import Reference
 from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.reference import Reference
 from ..records import Mention, Scope
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .numbers import respective_cards

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..knowledge.reference import Reference
 from ..records import Mention, Qualifier
-from ..reference import Reference
 from . import cues
 from .draft import Draft
 from .quantities import Quantity, find_quantities, parse_number

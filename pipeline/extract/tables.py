@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING
 
-from ..check_scoped import named_system
+from ..check.scoped import named_system
+from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference
 from ..records import Cell, Document, Mention, Qualifier, Scope, Table
-from ..reference import THROUGHPUT_ATTRIBUTES, Reference
 from .cues import AGGREGATE, BARE_MULTIPLIER, DENSE, LEX, NOT_A_SPEC_LEFT, PER_CARD, SPARSE, cache_named, link_named
 from .draft import Draft
 from .numbers import _round

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .normalize import normalize_key
+from ..normalize import normalize_key
 from .reference import Entity, Product, Reference, SpecRow, load_reference
 
 

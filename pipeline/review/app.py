@@ -22,11 +22,11 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Redire
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..decisions import REVIEW_STATUSES
 from ..errors import UsageError
+from ..lexicon.labels import labels
 from ..report.html import TEMPLATES, environment
-from ..report.labels import labels
-from ..store import Store
+from ..state.decisions import REVIEW_STATUSES
+from ..state.store import Store
 from . import views
 from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify
 

@@ -19,16 +19,16 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from .config import DEFAULT_REFERENCE_DIR
-from .decisions import Decision, ReviewStatus
-from .decisions_csv import export_decisions_csv, import_decisions_csv
-from .errors import FactCheckError, UsageError
-from .records import Verdict
-from .report.display import in_written_unit
-from .report.labels import label
-from .report.tables import REVIEW_ZH, VERDICT_ZH
-from .store import DEFAULT_STATE, Store
-from .store_review import Restored
+from ..config import DEFAULT_REFERENCE_DIR
+from ..errors import FactCheckError, UsageError
+from ..lexicon.labels import label
+from ..records import Verdict
+from ..report.display import in_written_unit
+from ..report.tables import REVIEW_ZH, VERDICT_ZH
+from ..state.decisions import Decision, ReviewStatus
+from ..state.decisions_csv import export_decisions_csv, import_decisions_csv
+from ..state.store import DEFAULT_STATE, Store
+from ..state.store_review import Restored
 
 
 class DecisionStatus(str, Enum):
@@ -93,7 +93,7 @@ def reference_names(reference: Path | None) -> Callable[[str], str] | None:
     """Display names of reference ids, or None when the reference tables cannot be read."""
     if reference is None:
         return None
-    from .reference import load_reference
+    from ..knowledge.reference import load_reference
 
     try:
         return load_reference(Path(reference)).name
@@ -298,7 +298,7 @@ def serve_cmd(
     reference: ReferenceOption = DEFAULT_REFERENCE_DIR,
 ) -> None:
     """Serve the review app: the queue, each article with its flags, decisions, history, assignments, /api/."""
-    from .webapp import ServeOptions, serve
+    from .server import ServeOptions, serve
 
     with _cli_errors():
         opts = ServeOptions(out=out, state=state or out / "state.sqlite", host=host, port=port, users=users,

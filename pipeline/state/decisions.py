@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Any, TypeGuard
 
-from .records import Claim, DocumentResult
+from ..records import Claim, DocumentResult
 
 
 class ReviewStatus(str, Enum):

@@ -16,10 +16,10 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .atomic import atomic_write_text
+from ..atomic import atomic_write_text
+from ..errors import UsageError
+from ..lexicon.labels import labels
 from .decisions import CLAIM_ID, REVIEW_STATUSES, Decision, utc_now
-from .errors import UsageError
-from .report.labels import labels
 from .store import Store
 
 CSV_COLUMNS: tuple[str, ...] = ("claim_id", "doc_id", "text", "status", "editor", "note", "decided_at",

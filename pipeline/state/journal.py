@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .atomic import fsync_dir
-from .errors import UsageError
+from ..atomic import fsync_dir
+from ..errors import UsageError
 
 
 def journal_path(state: Path) -> Path:

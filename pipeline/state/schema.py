@@ -12,8 +12,8 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import UsageError
 from . import journal
-from .errors import UsageError
 
 APPLICATION_ID = 0x67666373  # "gfcs"
 OUR_TABLES = frozenset({"documents", "runs", "claims", "decisions"})

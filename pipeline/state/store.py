@@ -25,6 +25,8 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
+from ..errors import LockedError, UsageError
+from ..records import Claim, DocumentResult, Status, claim_from_dict
 from . import journal, schema
 from .decisions import (
     DECISION_STATUSES,
@@ -36,8 +38,6 @@ from .decisions import (
     status_of,
     utc_now,
 )
-from .errors import LockedError, UsageError
-from .records import Claim, DocumentResult, Status, claim_from_dict
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .store_review import ReviewMixin
 

@@ -17,6 +17,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from ..errors import UsageError
+from ..records import Claim, Verdict, claim_from_dict
 from . import journal
 from .decisions import (
     DECISION_STATUSES,
@@ -30,8 +32,6 @@ from .decisions import (
     status_of,
     utc_now,
 )
-from .errors import UsageError
-from .records import Claim, Verdict, claim_from_dict
 
 _DECISION_COLS = "claim_id, status, editor, note, decided_at, doc_id, text, sentence, start, correction"
 _EVENT_COLS = ("event_id, claim_id, doc_id, at, user_name, from_status, to_status, note, correction, text, "

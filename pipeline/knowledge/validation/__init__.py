@@ -1,6 +1,6 @@
 """Validate the reference tables and the run's claims table.
 
-great_expectations stays behind this package and is imported lazily: ``import pipeline.validation``
+great_expectations stays behind this package and is imported lazily: ``import pipeline.knowledge.validation``
 costs nothing. Rules that GE has no built-in for are computed in pandas as a per-row message
 column (empty = fine) and handed to GE as "this boolean column is True", so every problem comes
 back through GE's result with the row it is about.

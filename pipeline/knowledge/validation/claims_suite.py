@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ..records import CONTRACT_FIELDS, Claim, Qualifier, Verdict
+from ...records import CONTRACT_FIELDS, Claim, Qualifier, Verdict
 from . import ge
 from .ge import _Check, _computed, _in_set
 from .reference_rules import NUMERIC_ATTRIBUTES

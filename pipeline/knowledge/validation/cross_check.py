@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ReferenceTableError
+from ...errors import ReferenceTableError
 from . import ge
 from .ge import _computed
 from .results import Problem, _result
@@ -178,7 +178,7 @@ def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None
 
 
 def _norm(name: str) -> str:
-    from ..normalize import normalize_key
+    from ...normalize import normalize_key
 
     return normalize_key(name)
 

@@ -1,6 +1,6 @@
 """The rules of the knowledge tables (chips, architectures, memory, systems, and links' standard columns).
 
-Which fact a column holds, and in which unit, is fixed once in ``pipeline.knowledge.FACT_COLUMNS``; here each
+Which fact a column holds, and in which unit, is fixed once in ``pipeline.knowledge.columns.FACT_COLUMNS``; here each
 numeric column gets a number rule and a range, each list of references must name rows that exist, each entity id is
 unique across the tables ``Reference.facts`` reads, and an alias may name only one thing in the whole reference.
 """
@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..knowledge import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn, split_items
+from ..columns import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn, split_items
 from .ge import _Check, _computed, _in_set, _records, _row_messages
 from .reference_rules import NUMBER, _common_checks, _items, _Tables
 

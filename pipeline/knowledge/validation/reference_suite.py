@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ReferenceTableError
+from ...errors import ReferenceTableError
 from . import ge
 from .ge import _exists
 from .knowledge_rules import KNOWLEDGE_CHECKS
