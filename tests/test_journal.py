@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import journal
 from pipeline.errors import UsageError
 from pipeline.records import Verdict
+from pipeline.state import journal
 from pipeline.state.decisions import Decision, Event, match_orphans
 from pipeline.state.store import Store
 from tests.store_builders import PIPE, REF, gpu_claims, make_claim, make_result

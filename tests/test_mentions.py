@@ -7,9 +7,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pipeline.extract import mentions as M
 from pipeline.records import Mention
 from pipeline.segment import Segmenter
+from pipeline.segment import mentions as M
 from pipeline.segment.mentions import MentionMatcher
 
 

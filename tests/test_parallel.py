@@ -367,7 +367,7 @@ def _block(cache: Path) -> None:  # a file where the cache folder should be: not
 def test_a_worker_loads_the_copy_from_one_folder_per_version(ref: Reference, tmp_path: Path, case: str,
                                                              before: str | None, in_cache: bool,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline import engine
+    from pipeline.run import engine
 
     copy = engine.ReferenceCopy.of(ref)
     cache = tmp_path / "cache" / "gpu-factcheck"
@@ -396,8 +396,8 @@ def test_a_worker_loads_the_copy_from_one_folder_per_version(ref: Reference, tmp
 
 def test_damaged_bytes_are_refused_before_anything_is_written(ref: Reference, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from pipeline import engine
     from pipeline.errors import ReferenceTableError
+    from pipeline.run import engine
 
     copy = engine.ReferenceCopy.of(ref)
     (name, data), *rest = copy.files

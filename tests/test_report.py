@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pipeline import atomic
 from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_text
 from pipeline.errors import UsageError
+from pipeline.lexicon import labels as labels_module
 from pipeline.lexicon.labels import code_label, label, value_label
 from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from pipeline.report import (
@@ -33,7 +34,6 @@ from pipeline.report import (
     write_document_report,
     write_run_reports,
 )
-from pipeline.report import labels as labels_module
 from pipeline.report.claimreview import check_url_template
 from pipeline.report.display import in_written_unit, is_traditional, unit_rows
 from pipeline.report.html import render_document_html, render_index_html, segments

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import secondary
 from pipeline.cli import app
 from pipeline.config import DEFAULT_REFERENCE_DIR
 from pipeline.errors import SecondarySourceError
+from pipeline.knowledge import secondary
 from pipeline.knowledge.validation.cross_check import KNOWN_FILE, MAP_FILE, cross_check
 
 runner = CliRunner()

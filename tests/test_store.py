@@ -338,7 +338,7 @@ def test_lock_held_by_another_process_is_freed_when_it_dies(fresh_store: Store) 
 KILL_MID_SAVE = """
 import os, pickle, signal, sys
 from pathlib import Path
-from pipeline import store as store_mod
+from pipeline.state import store as store_mod
 
 db, blob, kill_at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 results = pickle.loads(blob.read_bytes())

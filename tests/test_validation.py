@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from pipeline import validation
 from pipeline.config import DEFAULT_REFERENCE_DIR
 from pipeline.errors import ReferenceTableError
+from pipeline.knowledge import validation
 from pipeline.knowledge.validation import (
     ClaimsValidator,
     Problem,
