@@ -149,14 +149,14 @@ def pipeline_sample(corpus: Path, out: Path, *, workers: int, engine: str = "loc
 @contextlib.contextmanager
 def no_claims() -> Iterator[None]:
     """Extraction finds nothing while this is open (one worker runs in this process, so the patch reaches it)."""
-    import pipeline.api
+    import pipeline.run.document
 
-    original = pipeline.api.extract_claims
-    pipeline.api.extract_claims = lambda *_a, **_k: []
+    original = pipeline.run.document.extract_claims
+    pipeline.run.document.extract_claims = lambda *_a, **_k: []
     try:
         yield
     finally:
-        pipeline.api.extract_claims = original
+        pipeline.run.document.extract_claims = original
 
 
 def bound_sample(corpus: Path, out: Path) -> Sample:
@@ -273,8 +273,8 @@ def import_seconds(module: str, env: dict[str, str]) -> float:
 STAGES = (
     ("read and decode", "pipeline.ingest", "read_document"),
     ("segment (spaCy + jieba, mentions, sentences)", "pipeline.segment:Segmenter", "segment"),
-    ("extract claims", "pipeline.api", "extract_claims"),
-    ("check claims", "pipeline.api", "check_claims"),
+    ("extract claims", "pipeline.run.document", "extract_claims"),
+    ("check claims", "pipeline.run.document", "check_claims"),
     ("code checks (pyflakes)", "pipeline.check.code", "code_claims"),
     ("document reports (md, html, json)", "pipeline.report", "write_document_report"),
     ("ClaimReview objects", "pipeline.report", "claimreview_objects"),

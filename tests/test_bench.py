@@ -79,13 +79,13 @@ def test_the_bound_run_extracts_nothing_and_restores_extraction(bench: Any, corp
                                                                 tmp_path: Path) -> None:
     import json
 
-    import pipeline.api
+    import pipeline.run.document
 
     corpus_module.build_corpus(3, tmp_path / "corpus")
-    original = pipeline.api.extract_claims
+    original = pipeline.run.document.extract_claims
     bench.pipeline_sample(tmp_path / "corpus", tmp_path / "full", workers=1)
     bench.bound_sample(tmp_path / "corpus", tmp_path / "bound")
-    assert pipeline.api.extract_claims is original
+    assert pipeline.run.document.extract_claims is original
 
     def claims(out: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in (out / "claims.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import pipeline.api
 import pipeline.ingest
+import pipeline.run.document
 from pipeline import check_text
 from pipeline.cli import app
 from pipeline.config import Config
@@ -373,14 +373,14 @@ def test_per_document_time_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     corpus = write_files(tmp_path / "corpus", {NORMAL: FILES[NORMAL], SLOW: FILES["with space.txt"],
                                                "t4.txt": FILES["with space.txt"]})
     out = tmp_path / "out"
-    real = pipeline.api.analyse
+    real = pipeline.run.document.analyse
 
     def analyse(doc: Any, ref: Reference, config: Config | None = None) -> Any:
         if doc.doc_id == SLOW:
             time.sleep(60)
         return real(doc, ref, config)
 
-    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    monkeypatch.setattr(pipeline.run.document, "analyse", analyse)
     get_segmenter(ref)  # loaded outside the limit, so only the patched sleep can run over it
     started = time.monotonic()
     if how == "api":

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-import pipeline.api
 import pipeline.run
+import pipeline.run.document
 import pipeline.run.outputs
 import pipeline.state.store
 from pipeline.config import Config
@@ -112,7 +112,7 @@ def _fixed_analysis(ref: Reference, tmp: Path) -> dict[str, Any]:
                 except Exception:  # the broken file never reaches the analysis
                     continue
                 if not is_blank(doc):
-                    claims, mentions = pipeline.api.analyse(doc, ref, Config())
+                    claims, mentions = pipeline.run.document.analyse(doc, ref, Config())
                     found[_key(doc)] = {"claims": [{**c.extra, **c.to_dict()} for c in claims],
                                         "mentions": mentions}
         GOLDEN.mkdir(parents=True, exist_ok=True)
@@ -130,7 +130,7 @@ def analysis(ref: Reference, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         return [claim_from_dict(dict(c)) for c in entry["claims"]], entry["mentions"]
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(pipeline.api, "analyse", analyse)
+        mp.setattr(pipeline.run.document, "analyse", analyse)
         mp.setattr(pipeline.run.outputs, "now", lambda: NOW)
         mp.setattr(pipeline.run, "now", lambda: NOW)
         yield fixed
@@ -292,7 +292,7 @@ def test_a_claims_table_that_fails_the_suite_is_reported_in_the_summary_line(tmp
                              check=Check(Verdict.SUPPORTED, "一致"), claim_id="0123456789abcdef")
         return [past_the_end], {}
 
-    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    monkeypatch.setattr(pipeline.run.document, "analyse", analyse)
     corpus = write_corpus(tmp_path / "corpus", {"a.txt": "显卡\n\n配备24GB显存。\n".encode()})
     result = CliRunner().invoke(app, ["run", str(corpus), "--out", str(tmp_path / "out"), "--no-state",
                                       "--workers", "1", "--quiet"])

@@ -145,14 +145,14 @@ def test_workers_2_gives_the_same_bytes(serial: dict[str, bytes], pooled: dict[s
 _SLOW_POOL = """
 import sys, time
 from pathlib import Path
-import pipeline.api
+import pipeline.run.document
 from pipeline.config import DEFAULT_REFERENCE_DIR, Config
 from pipeline.run import RunOptions, run
 
 def analyse(doc, ref, config=None):
     time.sleep(120)  # a long document: the workers are busy when the main process is killed
 
-pipeline.api.analyse = analyse
+pipeline.run.document.analyse = analyse
 run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=2, max_seconds=0),
                use_state=False))
 """
@@ -252,13 +252,13 @@ def test_unreachable_scheduler_leaves_an_earlier_run_untouched(corpus: Path, tmp
 
 def test_dask_enforces_the_time_limit(cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Dask runs documents in worker threads, where no timer signal reaches: the limit is raised into the thread."""
-    import pipeline.api
+    import pipeline.run.document
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "slow.txt").write_text("T4的功耗为70W。\n", encoding="utf-8")
     (corpus / "fine.txt").write_text(SENTENCES[1] + "\n", encoding="utf-8")
-    real = pipeline.api.analyse
+    real = pipeline.run.document.analyse
 
     def analyse(doc: Any, ref: Any, config: Any = None) -> Any:
         if doc.doc_id == "slow.txt":
@@ -266,7 +266,7 @@ def test_dask_enforces_the_time_limit(cluster: Any, tmp_path: Path, monkeypatch:
                 time.sleep(0.01)
         return real(doc, ref, config)
 
-    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    monkeypatch.setattr(pipeline.run.document, "analyse", analyse)
     out = tmp_path / "out"
     started = time.monotonic()
     summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1, max_seconds=1), use_state=False,

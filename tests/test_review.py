@@ -10,7 +10,8 @@ from typer.testing import CliRunner, Result
 
 from pipeline.errors import UsageError
 from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
-from pipeline.review.cli import claims_table, export_decisions, mark, open_state, review_app, review_claims
+from pipeline.review.cli import claims_table, review_app
+from pipeline.review.workflow import export_decisions, mark, open_state, review_claims
 from pipeline.state.store import Store
 
 REF, PIPE = "ref-2024.06", "0.1.0"

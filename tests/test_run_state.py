@@ -150,12 +150,12 @@ def test_second_run_waits_for_the_lock_then_exits_2(corpus: Path, tmp_path: Path
 _KILLER = """
 import os, signal, sys
 from pathlib import Path
-import pipeline.api, pipeline.run
+import pipeline.run.document, pipeline.run
 from pipeline.config import Config
 from pipeline.run import RunOptions, run
 
 pipeline.run.STATE_BATCH, pipeline.run.STATE_BATCH_SECONDS = 2, 1e9  # the state commits every two documents
-real, seen = pipeline.api.analyse, []
+real, seen = pipeline.run.document.analyse, []
 
 def analyse(doc, ref, config=None):
     seen.append(doc.doc_id)
@@ -163,7 +163,7 @@ def analyse(doc, ref, config=None):
         os.kill(os.getpid(), signal.SIGKILL)
     return real(doc, ref, config)
 
-pipeline.api.analyse = analyse
+pipeline.run.document.analyse = analyse
 run(RunOptions(corpus=Path(sys.argv[1]), config=Config(out_dir=Path(sys.argv[2]), workers=1)))
 """
 
@@ -236,10 +236,10 @@ def test_a_second_run_on_the_same_out_waits_for_the_first(corpus: Path, tmp_path
 
 def test_a_failed_document_waits_for_a_change_or_retry(corpus: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    import pipeline.api
+    import pipeline.run.document
 
     tries: list[str] = []
-    real = pipeline.api.analyse
+    real = pipeline.run.document.analyse
 
     def analyse(doc: object, ref: object, config: object = None) -> object:
         tries.append(doc.doc_id)  # type: ignore[attr-defined]
@@ -247,7 +247,7 @@ def test_a_failed_document_waits_for_a_change_or_retry(corpus: Path, tmp_path: P
             raise RuntimeError("the analysis broke on this article")
         return real(doc, ref, config)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline.api, "analyse", analyse)
+    monkeypatch.setattr(pipeline.run.document, "analyse", analyse)
     (corpus / "b.txt").write_text("H100简介\n\n崩溃的文章。\n", encoding="utf-8")
     ref = tmp_path / "reference"
     shutil.copytree(DEFAULT_REFERENCE_DIR, ref)

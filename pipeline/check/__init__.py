@@ -6,10 +6,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..knowledge.reference import (
+    ATTRIBUTE_ZH,
+    CHIP_FIGURES,
+    NUMERIC_ATTRIBUTES,
+    THROUGHPUT_ATTRIBUTES,
+    Reference,
+    SpecRow,
+)
+from ..knowledge.systems import named_system
 from ..lexicon import load_lexicon
 from ..records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
-from .chip import CHIP_FIGURES, check_chip_figure, check_process
+from .chip import check_chip_figure, check_process
 from .compare import (
     candidate_rows,
     expected_text,
@@ -23,7 +31,7 @@ from .compare import (
 from .kinds import check_kind
 from .names import check_identity, check_interface, check_manufacturer
 from .precision import other_fp16_figure, other_precision
-from .scoped import check_one_direction, check_scoped, named_system, system_of
+from .scoped import check_one_direction, check_scoped, system_of
 from .secondary import check_secondary
 from .variants import pin_variants
 

@@ -18,12 +18,10 @@ import re
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, Reference, SpecRow
+from ..knowledge.reference import ATTRIBUTE_ZH, CHIP_FIGURES, Reference, SpecRow
 from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import fmt, numeric_fits, quoted
 
-# attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
-CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9), "die_size": (" mm²", 1.0)}
 # vendors round transistor counts (NVIDIA writes "54 billion" for GA100's 54.2, "28 billion" for GA102's 28.3) and
 # die areas (608 for AD102's 608.5 mm²)
 _ROUNDED = 0.02

@@ -13,7 +13,6 @@ from dataclasses import replace
 
 from ..config import Tolerance
 from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
-from ..normalize import normalize_key
 from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import candidate_rows, fmt, numeric_fits, quoted
 
@@ -32,27 +31,6 @@ _UNIFIED = re.compile(r"统一内存|统一显存|共享(?:的)?\s*\d*[.\d]*\s*[
 _TOTAL_QUOTED = ("nvlink", "nvswitch", "infinity_fabric")
 
 
-def named_system(text: str, ref: Reference) -> tuple[str, int] | None:
-    """The system a text (a table cell, a heading) names, by the names and aliases of reference/systems.csv, the
-    longest first: its name and how many GPUs it has."""
-    key = normalize_key(text)
-    best = next(((name, count) for k, name, count in _system_keys(ref) if k in key), None)
-    return best
-
-
-_SYSTEM_KEYS: dict[str, list[tuple[str, str, int]]] = {}  # reference fingerprint -> (key, name, GPUs), longest first
-
-
-def _system_keys(ref: Reference) -> list[tuple[str, str, int]]:
-    """Every system name and alias as ``normalize_key`` has it, longest first (computed once per reference)."""
-    if ref.fingerprint not in _SYSTEM_KEYS:
-        keys = [(k, item.name, int(_num(item.fields.get("gpu_count", ""))))
-                for item in ref.items.get("system", {}).values()
-                for name in (item.name, *item.aliases) if (k := normalize_key(name))]
-        _SYSTEM_KEYS[ref.fingerprint] = sorted(keys, key=lambda e: -len(e[0]))  # stable: table order among equals
-    return _SYSTEM_KEYS[ref.fingerprint]
-
-
 def system_of(claim: Claim, ref: Reference) -> str | None:
     """The id of the system a system-scoped claim names ("DGX H100"; "DGX A100 640GB" with its configuration)."""
     names = [f"{claim.scope_detail} {claim.variant}"] if claim.variant else []
@@ -61,13 +39,6 @@ def system_of(claim: Claim, ref: Reference) -> str | None:
         if found is not None and found.kind == "system":
             return found.id
     return None
-
-
-def _num(text: str) -> float:
-    try:
-        return max(1.0, float(text))
-    except ValueError:
-        return 1.0
 
 
 def scope_label(claim: Claim) -> str:

@@ -7,8 +7,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..check.chip import CHIP_FIGURES
-from ..knowledge.reference import Reference
+from ..knowledge.reference import CHIP_FIGURES, Reference
 from ..records import BlockKind, Claim, Document, Mention, Scope, Sentence, Table
 from ..segment import Segmented
 from . import cues

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING
 
-from ..check.scoped import named_system
 from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference
+from ..knowledge.systems import named_system
 from ..records import Cell, Document, Mention, Qualifier, Scope, Table
 from .cues import AGGREGATE, BARE_MULTIPLIER, DENSE, LEX, NOT_A_SPEC_LEFT, PER_CARD, SPARSE, cache_named, link_named
 from .draft import Draft

@@ -52,6 +52,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
 
 
 # the id of a product the tables do not know, recognised by its name's grammar: "model:<vendor>:<squeezed name>"
+# attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
+CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9), "die_size": (" mm²", 1.0)}
 MODEL_PREFIX = "model:"
 
 

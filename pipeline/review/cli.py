@@ -1,8 +1,5 @@
-"""The editors' review workflow: list flagged claims, record decisions, move decisions in and out as CSV, restore
-them from the journal, and serve the review app.
-
-Library functions take the state path and return records; ``review_app`` is the thin Typer layer that the
-main CLI mounts as ``python -m pipeline review ...``.
+"""``python -m pipeline review ...``: the thin Typer layer (``review_app``, mounted by the main CLI) over the review
+workflow's library functions (``workflow.py``) and the review app (``server.py``).
 """
 
 from __future__ import annotations
@@ -20,15 +17,22 @@ import typer
 from rich.console import Console
 
 from ..config import DEFAULT_REFERENCE_DIR
-from ..errors import FactCheckError, UsageError
+from ..errors import FactCheckError
 from ..lexicon.labels import label
 from ..records import Verdict
 from ..report.display import in_written_unit
 from ..report.tables import REVIEW_ZH, VERDICT_ZH
-from ..state.decisions import Decision, ReviewStatus
-from ..state.decisions_csv import export_decisions_csv, import_decisions_csv
-from ..state.store import DEFAULT_STATE, Store
-from ..state.store_review import Restored
+from ..state.decisions import ReviewStatus
+from ..state.store import DEFAULT_STATE
+from .workflow import (
+    export_decisions,
+    import_decisions,
+    mark,
+    open_state,
+    reference_names,
+    restore_decisions,
+    review_claims,
+)
 
 
 class DecisionStatus(str, Enum):
@@ -38,67 +42,6 @@ class DecisionStatus(str, Enum):
 
 
 # ---- library ------------------------------------------------------------------------------------
-
-
-def open_state(state: Path) -> Store:
-    """The Store at ``state``, which a run must have created.
-
-    Raises:
-        UsageError: there is no file at ``state``.
-    """
-    state = Path(state)
-    if not state.is_file():
-        raise UsageError(f"no state database at {state}; run `python -m pipeline run CORPUS` first "
-                         "(or pass --state PATH to the one it wrote)")
-    return Store(state)
-
-
-def review_claims(state: Path, *, verdict: str | None = None, doc_id: str | None = None,
-                  status: str | None = None, subject: str | None = None,
-                  include_all: bool = False) -> list[dict[str, Any]]:
-    """Claims with their review status; only flagged ones unless ``include_all`` or a verdict is asked for."""
-    with open_state(state) as store:
-        return store.list_claims(verdict=verdict, doc_id=doc_id, status=status, subject=subject,
-                                 flagged_only=not include_all and verdict is None)
-
-
-def mark(state: Path, claim_id: str, status: str, editor: str, note: str = "", correction: str = "") -> Decision:
-    """Record an editor's decision on one claim (``open`` reopens it)."""
-    with open_state(state) as store:
-        return store.decide(claim_id, status, editor, note, correction)
-
-
-def export_decisions(state: Path, path: Path) -> int:
-    """Write every decision to a CSV for spreadsheets; returns how many."""
-    with open_state(state) as store:
-        return export_decisions_csv(store, path)
-
-
-def import_decisions(state: Path, path: Path) -> int:
-    """Apply the decisions in a CSV; returns how many changed."""
-    with open_state(state) as store:
-        return import_decisions_csv(store, path)
-
-
-def restore_decisions(state: Path, journal_file: Path) -> Restored:
-    """Replay a decisions journal into ``state`` (created when missing: restoring after a lost state)."""
-    if not Path(journal_file).is_file():
-        raise UsageError(f"no decisions journal at {journal_file}; it is written beside the state "
-                         "(decisions.jsonl next to state.sqlite)")
-    with Store(state) as store:
-        return store.restore_journal(Path(journal_file))
-
-
-def reference_names(reference: Path | None) -> Callable[[str], str] | None:
-    """Display names of reference ids, or None when the reference tables cannot be read."""
-    if reference is None:
-        return None
-    from ..knowledge.reference import load_reference
-
-    try:
-        return load_reference(Path(reference)).name
-    except (FactCheckError, OSError, ValueError):
-        return None
 
 
 def claim_lines(row: dict[str, Any], names: Callable[[str], str] | None = None) -> list[str]:

@@ -40,7 +40,7 @@ def app_config(opts: ServeOptions) -> AppConfig:
         raise UsageError(f"--host {opts.host} is not a loopback address: pass --users FILE "
                          "(CSV name,role,token_sha256) so that every request needs a token")
     users = load_users(opts.users) if opts.users is not None else None
-    from .cli import open_state, reference_names
+    from .workflow import open_state, reference_names
 
     open_state(opts.state).close()  # exists, is ours, is migrated
     name = opts.editor.strip() or "editor"

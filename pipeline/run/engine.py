@@ -53,7 +53,7 @@ def process_file(task: Task, ref: Reference, config: Config, ctx: RunContext) ->
 
 def analyse_file(task: tuple[str, str] | Task, ref: Reference, config: Config) -> DocumentResult:
     """Read and analyse one file within ``config.max_seconds``; any failure becomes an ``error`` result."""
-    from ..api import process_path
+    from .document import process_path
 
     path, root = Path(task[0]), Path(task[1])
     try:

@@ -193,6 +193,11 @@ def link_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
     return out
 
 
+def link_table_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
+    """Every check of links.csv: the columns every table has, then the link standard's own."""
+    return [*_common_checks(frame, "links"), *link_checks(frame, ref)]
+
+
 def _filled(row: Mapping[str, str], table: str) -> str:
     """The cells the number rule complains about, as column=value."""
     return ", ".join(f"{column}={row[column]}" for column, _m in _number_problems(table, row))
@@ -261,5 +266,5 @@ def id_messages(ref: _Tables, table: str) -> list[str]:
 
 
 KNOWLEDGE_CHECKS: dict[str, Callable[[pd.DataFrame, _Tables], list[_Check]]] = {
-    name: _table_checks(name) for name in KNOWLEDGE_TABLES
+    "links": link_table_checks, **{name: _table_checks(name) for name in KNOWLEDGE_TABLES},
 }

@@ -270,12 +270,6 @@ def _bandwidth_range(memory_type: str) -> tuple[float, float]:
     return BANDWIDTH_BY_MEMORY.get(kind, ANY_MEMORY)
 
 
-def _link_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
-    from .knowledge_rules import link_checks
-
-    return [*_common_checks(frame, "links"), *link_checks(frame, ref)]
-
-
 def _term_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
     return [*_common_checks(frame, "terms"),
             _in_set("category", TERM_CATEGORIES, "category must be one listed in reference/README.md")]
@@ -306,5 +300,5 @@ _OPTIONAL_CHECKS: dict[str, Callable[[pd.DataFrame, _Tables], list[_Check]]] = {
 
 _TABLE_CHECKS: dict[str, Callable[[pd.DataFrame, _Tables], list[_Check]]] = {
     "vendors": _vendor_checks, "products": _product_checks, "series": _series_checks,
-    "specs": _spec_checks, "links": _link_checks, "terms": _term_checks,
-}
+    "specs": _spec_checks, "terms": _term_checks,
+}  # links.csv's are knowledge_rules.KNOWLEDGE_CHECKS' (link_table_checks), which build on these

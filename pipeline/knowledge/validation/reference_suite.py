@@ -131,7 +131,7 @@ def validate_tables(tables: Mapping[str, pd.DataFrame]) -> ValidationResult:
         frame = tables[name].reset_index(drop=True)
         checks = [_exists(c) for c in required]
         if ref.has(name):
-            checks += _TABLE_CHECKS[name](frame, ref)
+            checks += {**_TABLE_CHECKS, **KNOWLEDGE_CHECKS}[name](frame, ref)
         found = ge._run_suite(f"{name}.csv", frame, checks)
         problems += sorted(found, key=lambda p: -1 if p.row is None else p.row)
     for name, required in OPTIONAL_COLUMNS.items():
