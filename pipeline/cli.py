@@ -267,6 +267,43 @@ def evaluate(
     typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) if as_json else format_report(result))
 
 
+@app.command()
+def explain(
+    text_or_file: Annotated[str, typer.Argument(help="An article file, or the text itself.")],
+    fmt: Annotated[str | None, typer.Option("--format", help="txt, md or html (default: the file's suffix; "
+                                            "txt for a text).")] = None,
+    reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the explanation as JSON.")] = False,
+) -> None:
+    """Show how each claim of a text was read (owner and how it was found, scope, attribute, value, verdict,
+    reason, evidence, lexicon rows) and every number that produced no claim, with the words around it."""
+    import json
+
+    from .ingest import format_for
+    from .knowledge.reference import load_reference
+    from .records import Format
+    from .run.explain import explain_path, explain_text, format_explanation
+
+    config = Config(reference_dir=reference)
+    try:
+        ref = load_reference(reference)
+        path = Path(text_or_file)
+        is_file = len(text_or_file) < 4096 and "\n" not in text_or_file and path.is_file()
+        form = Format(fmt) if fmt else (format_for(path) if is_file else Format.TXT)
+        if is_file and fmt is None:
+            result = explain_path(path, ref, config)
+        elif is_file:
+            result = explain_text(path.read_text(encoding="utf-8"), ref, doc_id=path.name, fmt=form, config=config)
+        else:
+            result = explain_text(text_or_file, ref, fmt=form, config=config)
+    except FactCheckError as e:
+        raise _fail(e) from e
+    except ValueError as e:
+        raise _fail(FactCheckError(f"--format must be txt, md or html: {e}")) from e
+    typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=1) if as_json
+               else format_explanation(result, ref))
+
+
 @reference_app.command("validate")
 def reference_validate(
     reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,

@@ -66,12 +66,17 @@ class Reason(str, Enum):
     NOT_COMPARABLE = "not_comparable"  # the reference keeps another kind of figure (e.g. FP16 on CUDA cores)
     SPECULATIVE = "speculative"  # the text gives it as a forecast or a rumour (预计, 传闻, 爆料)
     UNDERSPECIFIED = "underspecified"  # the text gives too little to compute or compare (no precision, no card...)
+    UNKNOWN_ATTRIBUTE = "unknown_attribute"  # a hardware figure no cue word says the attribute of (attribute figure)
+
+
+# the attribute of a figure the extractor records without knowing what it is a figure of (detail: its kind of unit)
+UNKNOWN_FIGURE = "figure"
 
 
 # how an owner was found when it is only a guess (pipeline.extract.subjects sets Claim.extra["via"]): the last of
 # several cards, one of a list the figure is not said of each (no 都/分别), a topic from another paragraph or section,
-# the value a change started from
-UNCERTAIN_OWNERS = frozenset({"sentence_guess", "list_guess", "topic_guess", "change_source"})
+# the value a change started from; none at all
+UNCERTAIN_OWNERS = frozenset({"sentence_guess", "list_guess", "topic_guess", "change_source", "none"})
 
 
 # Claim.detail of a memory size read from a model's name ("A100 80GB", "2080 Ti 22G")

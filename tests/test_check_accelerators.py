@@ -59,9 +59,9 @@ TPU_CASES = [
     ("谷歌推出了TPU v5p，配备95GB HBM2e。",
      [("谷歌推出", "manufacturer", "google_tpu_v5p", P, S), ("95GB", "memory_size", "google_tpu_v5p", P, S),
       ("HBM2e", "memory_type", "google_tpu_v5p", P, S)]),
-    # a bare version is not a TPU (driver versions, instance names, other products' v4): no claim, beside a control
-    ("v4版本的驱动支持16GB显存。", []),
-    ("新的v5e实例带宽为819GB/s。", []),
+    # a bare version is not a TPU (driver versions, instance names, other products' v4): no owner, beside a control
+    ("v4版本的驱动支持16GB显存。", [("16GB", "memory_size", "", P, U)]),
+    ("新的v5e实例带宽为819GB/s。", [("819GB/s", "memory_bandwidth", "", P, U)]),
     ("TPU v4版本的驱动支持16GB显存。", [("16GB", "memory_size", "google_tpu_v4", P, C)]),
     # a TPU the reference does not have stays unknown, not the nearest known one
     ("TPU v4i的HBM带宽为614GB/s。",

@@ -53,8 +53,8 @@ DIE_SIZES = [
     ("A30的核心面积为628平方毫米。", [("628平方毫米", "die_size", "nvidia_a30", P, C, None)]),  # GA100: 826
     # a package of several dies: one die's area is not checked against the package's
     ("RX 7900 XT的GCD面积为304平方毫米。", [("304平方毫米", "die_size", "amd_rx_7900_xt", P, U, "not_comparable")]),
-    # an area with no card is no claim
-    ("这块散热片的面积为1200平方毫米。", []),
+    # an area with no card has no owner: recorded, never checked
+    ("这块散热片的面积为1200平方毫米。", [("1200平方毫米", "die_size", "", P, U, "owner_uncertain")]),
 ]
 
 TRANSISTORS = [

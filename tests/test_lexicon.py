@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.lexicon import COLUMNS, LEXICON_DIR, Entry, LexiconError, load_lexicon, problems
+from pipeline.lexicon.figures import FIGURE_COLUMNS, FigureRow, FigureTableError, figure_problems, load_figures
+from pipeline.lexicon.labels import attribute_label
 from pipeline.records import Claim
 from tests.claim_helpers import claims_for
 
@@ -111,3 +113,56 @@ def test_parse_expect() -> None:
     assert parse_expect("FP16:312: subject=model:nvidia:h20") == [("FP16:312", {"subject": "model:nvidia:h20"})]
     with pytest.raises(ValueError):
         parse_expect("80GB attribute=memory_size")
+
+
+# ---- the open attribute vocabulary (pipeline/lexicon/figures.csv)
+
+FIGURE_ROWS = load_figures()
+
+
+@pytest.mark.parametrize("row", FIGURE_ROWS, ids=lambda r: f"figures:{r.line}:{r.attribute}")
+def test_figure_row_example(row: FigureRow) -> None:
+    """Each attribute's example is read as its row says: the attribute, owner and scope of the figure."""
+    claims = claims_for(row.example)
+    for fragment, fields in parse_expect(row.expect):
+        assert fragment in row.example, f"{row.where}: {fragment!r} is not in the example"
+        hits = [c for c in claims if fragment in c.text or (c.text and c.text in fragment)]
+        assert fields is not None, f"{row.where}: a row's expectation names the claim its words make"
+        assert hits, f"{row.where}: no claim on {fragment!r} in {[(c.text, c.attribute) for c in claims]}"
+        got = [{k: _field(c, k) for k in fields} for c in hits]
+        assert fields in got, f"{row.where}: {fragment!r} expected {fields}, got {got}"
+
+
+def test_every_figure_attribute_has_a_label_and_a_claim_kind() -> None:
+    assert figure_problems(FIGURE_ROWS) == []
+    assert all(attribute_label(r.attribute) == r.label for r in FIGURE_ROWS)
+
+
+# fmt: off
+BAD_FIGURE_ROWS = [
+    ("Rops,ROP,count,,,product,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops", "lower-case identifier"),
+    ("rops,ROP,weight,,,product,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops", "kind 'weight'"),
+    ("rops,ROP,count,,,unit,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops", "scope 'unit'"),
+    ("rops,ROP,count,,,product,ROP count,RTX 4090有176个ROP。,176: attribute=rops", "Chinese name"),
+    ("rops,(ROP,count,,,product,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops", "not a valid pattern"),
+    ("rops,TMU,count,,,product,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops", "none of the words"),
+    ("cooling,被动散热,term,,,product,散热方式,L4采用被动散热。,被动散热: attribute=cooling", "term row needs a value"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("row", "words"), BAD_FIGURE_ROWS)
+def test_malformed_figure_rows_are_named_with_their_fix(tmp_path: Path, row: str, words: str) -> None:
+    table = tmp_path / "figures.csv"
+    table.write_text(",".join(FIGURE_COLUMNS) + "\n" + row + "\n", encoding="utf-8")
+    with pytest.raises(FigureTableError) as err:
+        load_figures.__wrapped__(table)
+    assert words in str(err.value) and "figures.csv:2" in str(err.value)
+
+
+def test_two_rows_for_one_numeric_attribute_are_refused(tmp_path: Path) -> None:
+    row = "rops,ROP,count,,,product,光栅单元数,RTX 4090有176个ROP。,176: attribute=rops"
+    table = tmp_path / "figures.csv"
+    table.write_text(",".join(FIGURE_COLUMNS) + "\n" + row + "\n" + row + "\n", encoding="utf-8")
+    with pytest.raises(FigureTableError, match="one row per attribute"):
+        load_figures.__wrapped__(table)

@@ -24,9 +24,10 @@ def test_rounding_depends_on_written_precision(text: str, expected: Rows) -> Non
 
 
 def test_per_pin_rate_is_not_bandwidth() -> None:
-    # 21Gb/s is each pin's rate, no bandwidth claim; the memory type beside it is still checked
-    assert rows(claims_for("RTX 4090的GDDR6X显存速率为21Gb/s。")) == [
-        ("GDDR6X", "memory_type", "nvidia_rtx_4090", P, S)]
+    # 21Gb/s is each pin's rate (the memory's data rate, in Gb/s), no bandwidth claim; the memory type is checked too
+    assert rows(claims_for("RTX 4090的GDDR6X显存速率为21Gb/s。"), "value", "unit") == [
+        ("GDDR6X", "memory_type", "nvidia_rtx_4090", P, S, "GDDR6X", None),
+        ("21Gb/s", "memory_data_rate", "nvidia_rtx_4090", P, U, 21.0, "Gbps")]
 
 
 @pytest.mark.parametrize("name", ["无限缓存", " Infinity Cache", "無限快取"])
@@ -54,7 +55,7 @@ CONTINUATION_CASES = [
     ("H200的显存很大，达到141GB。",           [("141GB", "memory_size", "nvidia_h200", P, S)]),
     ("A100的显存很大，训练数据达到500GB。",     []),
     ("A100的显存很大，达到80GB。",            [("80GB", "memory_size", "nvidia_a100", P, S)]),
-    ("显存很大，达到140GB。",                []),
+    ("显存很大，达到140GB。",                [("140GB", "figure", "", P, U)]),
     ("H100的显存容量很大，达到80GB。",         [("80GB", "memory_size", "nvidia_h100", P, S)]),
 ]
 # fmt: on
@@ -177,11 +178,11 @@ def test_throughput_of_another_kind_is_unverifiable(text: str, expected: Rows) -
 
 # fmt: off
 NO_CHECKABLE_PRECISION_CASES = [
-    # an INT4 figure (left to the lexicon's '-'), no precision, a workload: no claim; each with its control, where
-    # one checkable precision makes the same figure a claim
-    ("A100的INT4算力为1248 TOPS。",        []),
+    # an INT4 figure the reference lacks for the card, no precision (recorded as a figure of no known attribute), a
+    # workload (no claim); each with its control, where one checkable precision makes the same figure a check
+    ("A100的INT4算力为1248 TOPS。",        [("1248 TOPS", "int4", "nvidia_a100", P, U)]),
     ("A100的INT8算力为1248 TOPS。",        [("1248 TOPS", "int8", "nvidia_a100", P, S)]),
-    ("A100的AI算力为312 TFLOPS。",         []),
+    ("A100的AI算力为312 TFLOPS。",         [("312 TFLOPS", "figure", "nvidia_a100", P, U)]),
     ("A100的TF32算力为312 TFLOPS。",       [("312 TFLOPS", "tf32", "nvidia_a100", P, S)]),
     ("训练GPT-3需要3.14e23 FLOPS的计算量。", []),
     ("训练GPT-3用的V100，FP16算力为125 TFLOPS。", [("125 TFLOPS", "fp16", "nvidia_tesla_v100", P, S)]),

@@ -188,6 +188,9 @@ LIST_CASES: list[tuple[str, str, list[Row]]] = [
         ('3.35TB/s', 'memory_bandwidth', 'nvidia_a100', P, M, None, ''),
     ]),
     ('H100 vs A100：80GB vs 40GB vs 24GB', 't.txt', [
+        ('80GB', 'figure', 'nvidia_a100', P, U, None, 'unknown_attribute'),
+        ('40GB', 'figure', 'nvidia_h100', P, U, None, 'unknown_attribute'),
+        ('24GB', 'figure', 'nvidia_h100', P, U, None, 'unknown_attribute'),
     ]),
 ]
 

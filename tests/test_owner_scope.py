@@ -206,14 +206,14 @@ READING_CASES = [
     ("A100在FP64、FP32精度下的算力分别为19.5、9.7 TFLOPS。", "t.txt",
      [("19.5", "fp64", "nvidia_a100", P, S, None), ("9.7 TFLOPS", "fp32", "nvidia_a100", P, M, None)]),
     # a compared card, a die's own name, a power supply, a playback figure, a chip code: none is the card's spec
-    ("这张16GB显存的新卡对战RTX 3070。", "t.txt", []),
+    ("这张16GB显存的新卡对战RTX 3070。", "t.txt", [("16GB", "memory_size", "", P, U, "owner_uncertain")]),
     ("## RTX 2080 Ti\n\n完整版的TU104核心有3072个CUDA核心。", "t.md",
      [("3072个", "cuda_cores", "TU104", "chip", S, None)]),
     ("RTX 4070 SUPER建议使用650W或以上电源供应器。", "t.txt", []),
     ("RTX 4070 SUPER播放视频时功耗约16W。", "t.txt", []),
     ("RTX 4070采用AD104-250核心。", "t.txt", [("AD104", "gpu_chip", "nvidia_rtx_4070", P, S, None)]),
     ("H200 SXM：141GB @ 4.8TB/s，NVLink 900GB/s", "t.txt",
-     [("4.8TB/s", "memory_bandwidth", "nvidia_h200", P, S, None),
+     [("141GB", "memory_size", "nvidia_h200", P, S, None), ("4.8TB/s", "memory_bandwidth", "nvidia_h200", P, S, None),
       ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
     # workload figures: a column headed by a need or a use, usable memory, an approximate capacity
     ("## RTX 3090 训练估算\n\n| 项目 | 所需显存 |\n|---|---|\n| 权重 | ~30GB |\n| 合计 | 约 90GB |", "t.md", []),
@@ -234,7 +234,8 @@ READING_CASES = [
     # a spaced dash ends an item of a spec line; an item labelled with a thing no cue names takes no earlier cue
     ("H200要点 - 显存: 141GB - NVLink: 900GB/s - 解码器: 600 GB/s", "t.txt",
      [("141GB", "memory_size", "nvidia_h200", P, S, None),
-      ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None)]),
+      ("900GB/s", "interconnect_bandwidth", "nvidia_h200", P, S, None),
+      ("600 GB/s", "figure", "nvidia_h200", P, U, "unknown_attribute")]),
     # a maker verb after 的 is a noun ("某厂越来越厚的散热器设计"), no claim about who made the card
     ("RX 7900 XT的散热器不大。\n\n对比之下，英伟达越来越厚重的散热器设计显得笨重。", "t.txt", []),
     ("RX 7900 XT的功耗是300W，改款后低了20W。", "t.txt", [("300W", "tdp", "amd_rx_7900_xt", P, C, None)]),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import SYS, C, M, P, S, claims_for, rows
+from tests.claim_helpers import SYS, C, M, P, S, U, claims_for, rows
 
 Rows = list[tuple[object, ...]]
 
@@ -139,9 +139,10 @@ def test_chip_substitution_carries_to_later_mentions() -> None:
 
 # fmt: off
 UNKNOWN_CARD_CASES = [
-    # a card named by no vendor's grammar owns its figure: nobody else's, so no claim, never a flag
-    ("某国产X9000加速卡配备96GB显存。",                  []),
-    ("L40S配备48GB显存。某国产X9000加速卡配备96GB显存。", [("48GB", "memory_size", "nvidia_l40s", P, S)]),
+    # a card named by no vendor's grammar owns its figure: nobody else's, so no owner, never a flag
+    ("某国产X9000加速卡配备96GB显存。",                  [("96GB", "memory_size", "", P, U)]),
+    ("L40S配备48GB显存。某国产X9000加速卡配备96GB显存。", [("48GB", "memory_size", "nvidia_l40s", P, S),
+                                                  ("96GB", "memory_size", "", P, U)]),
     ("L40S配备48GB显存。这款加速卡配备96GB显存。",          [("48GB", "memory_size", "nvidia_l40s", P, S),
                                                   ("96GB", "memory_size", "nvidia_l40s", P, C)]),
 ]
@@ -267,10 +268,11 @@ def test_each_vendor_goes_to_the_card_it_made() -> None:
     ("RTX 3070配备8GB显存。RTX 4080配备16GB显存。前者只有8GB显存，后者则有16GB。",
      [("8GB", "memory_size", "nvidia_rtx_3070", P, S), ("16GB", "memory_size", "nvidia_rtx_4080", P, S),
       ("8GB", "memory_size", "nvidia_rtx_3070", P, S), ("16GB", "memory_size", "nvidia_rtx_4080", P, S)]),
-    # after a third card it is no longer clear which two: no claim rather than a guess
+    # after a third card it is no longer clear which two: no owner rather than a guess
     ("RTX 3070配备8GB显存。RTX 4070配备12GB显存。RTX 4080配备16GB显存。前者只有8GB显存，后者则有16GB。",
      [("8GB", "memory_size", "nvidia_rtx_3070", P, S), ("12GB", "memory_size", "nvidia_rtx_4070", P, S),
-      ("16GB", "memory_size", "nvidia_rtx_4080", P, S)]),
+      ("16GB", "memory_size", "nvidia_rtx_4080", P, S), ("8GB", "memory_size", "", P, U),
+      ("16GB", "memory_size", "", P, U)]),
 ])
 def test_former_and_latter_across_sentences(text: str, expected: Rows) -> None:
     assert rows(claims_for(text)) == expected

@@ -36,7 +36,9 @@ UNIT_CASES = [
     ("L40S的FP8算力为733 TFLOPS（稠密）/ 1466 TFLOPS（稀疏）。", "t.txt",
      [("733 TFLOPS", "fp8", "nvidia_l40s", P, S, None), ("1466 TFLOPS", "fp8", "nvidia_l40s", P, S, None)]),
     ("L40S的FP8算力为1466 TFLOPS（稠密）。", "t.txt", [("1466 TFLOPS", "fp8", "nvidia_l40s", P, M, None)]),
-    ("T4的FP32为8.1 TFLOPS，Tensor算力65 TFLOPS。", "t.txt", [("8.1 TFLOPS", "fp32", "nvidia_t4", P, S, None)]),
+    ("T4的FP32为8.1 TFLOPS，Tensor算力65 TFLOPS。", "t.txt", [("8.1 TFLOPS", "fp32", "nvidia_t4", P, S, None),
+                                                              ("65 TFLOPS", "figure", "nvidia_t4", P, U,
+                                                               "unknown_attribute")]),
     ("T4的FP16 Tensor算力为65 TFLOPS。", "t.txt", [("65 TFLOPS", "fp16", "nvidia_t4", P, S, None)]),
     # 一 at the end of a larger number is a count
     ("H100 SXM5有一百三十二个SM。", "t.txt", [("一百三十二个", "sm_count", "nvidia_h100", P, S, None)]),

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field, replace
 
 from ..config import Tolerance
 from ..knowledge.reference import (
-    ATTRIBUTE_ZH,
     CHIP_FIGURES,
     NUMERIC_ATTRIBUTES,
     THROUGHPUT_ATTRIBUTES,
@@ -16,7 +15,19 @@ from ..knowledge.reference import (
 )
 from ..knowledge.systems import named_system
 from ..lexicon import load_lexicon
-from ..records import UNCERTAIN_OWNERS, VARIANT_IN_NAME, Check, Claim, Qualifier, Reason, Scope, Verdict, evolve
+from ..lexicon.labels import attribute_label
+from ..records import (
+    UNCERTAIN_OWNERS,
+    UNKNOWN_FIGURE,
+    VARIANT_IN_NAME,
+    Check,
+    Claim,
+    Qualifier,
+    Reason,
+    Scope,
+    Verdict,
+    evolve,
+)
 from .chip import check_chip_figure, check_process
 from .compare import (
     candidate_rows,
@@ -72,6 +83,12 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
                 tol: Tolerance | None = None) -> Check:
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
+    if claim.attribute == UNKNOWN_FIGURE:
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”没有说明是哪项参数的数值，不作判断。",
+                     reason=Reason.UNKNOWN_ATTRIBUTE)
+    if claim.extra.get("via") == "none":  # recorded with no owner (NO_OWNER): nothing to check it against
+        return Check(Verdict.UNVERIFIABLE, f"文中没有说明“{quoted(claim)}”是哪张卡、哪颗芯片或哪个系统的"
+                     f"{attribute_label(claim.attribute)}，不作判断。", reason=Reason.OWNER_UNCERTAIN)
     check = _check(claim, ref, ctx, tol)
     for applies, reading in _OTHER_READINGS:  # a flag is raised only when no reading the text allows fits
         if applies(claim, check):
@@ -94,7 +111,7 @@ def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     matched = _fitting(claim, rows, tol)
     if not matched:
         return None
-    name, attr_zh = ref.name(claim.subject or ""), ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    name, attr_zh = ref.name(claim.subject or ""), attribute_label(claim.attribute)
     each = expected_text(matched)
     total = f"（{claim.multiplier}张合计为{expected_text(rows, claim.multiplier)}）" if claim.multiplier > 1 else ""
     return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是每张卡的数值：{name}的{attr_zh}为{each}，与文中所述相符"
@@ -112,7 +129,7 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
         return check
     name = ref.name(claim.subject or "")
     if claim.subject in ref.series and claim.attribute in _VARY_IN_A_LINE and not claim.extra.get("every_member"):
-        attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+        attr_zh = attribute_label(claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"“{quoted(claim)}”说的是{name}这一产品线；线内各型号的{attr_zh}各不相同，"
                      "不作判断。", check.expected, check.source, check.source_title, Reason.OWNER_UNCERTAIN)
     if claim.extra.get("speculative"):
@@ -125,7 +142,7 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
                      f"显存规格（{check.expected or '参考表无数据'}），不作判断。", check.expected, check.source,
                      check.source_title, Reason.NOT_COMPARABLE)
     if claim.extra.get("via", "explicit") in UNCERTAIN_OWNERS:
-        attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+        attr_zh = attribute_label(claim.attribute)
         return Check(Verdict.UNVERIFIABLE, f"文中没有明确说明“{quoted(claim)}”属于哪张卡；若指{name}，其{attr_zh}"
                      f"应为{check.expected or '（参考表无数据）'}。归属不明，不作判断。", check.expected, check.source,
                      check.source_title, Reason.OWNER_UNCERTAIN)
@@ -184,7 +201,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     if claim.attribute == "identity":
         return check_identity(claim, ref)
     name = ref.name(claim.subject or "")
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     rows = candidate_rows(ref, claim)
     if not rows:
         return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的{attr_zh}数据，无法核实。")
@@ -249,7 +266,7 @@ def _full_die(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     matched = _fitting(claim, rows, tol)
     if not matched:
         return None
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     full = expected_text(matched)
     return Check(Verdict.SUPPORTED, f"文中“{quoted(claim)}”是完整{ref.name(chip)}芯片的{attr_zh}（{full}），"
                  f"与文中所述相符；{ref.name(claim.subject or '')}启用的数值见参考表。", full, matched[0].source_url,

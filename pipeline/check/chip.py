@@ -18,7 +18,8 @@ import re
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, CHIP_FIGURES, Reference, SpecRow
+from ..knowledge.reference import CHIP_FIGURES, Reference, SpecRow
+from ..lexicon.labels import attribute_label
 from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import fmt, numeric_fits, quoted
 
@@ -84,7 +85,7 @@ def _expected(ref: Reference, chips: list[str], nodes: list[SpecRow]) -> str:
 def check_chip_figure(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     """A figure of the card's die (or of the chip named): the die's, or the package's for several dies of one kind."""
     name = ref.name(claim.subject or "")
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     chips = list(dict.fromkeys(_chips(claim, ref)))
     rows = [r for c in chips for r in ref.facts(c, claim.attribute)]
     if not rows or len(chips) != 1 or not isinstance(claim.value, (int, float)):

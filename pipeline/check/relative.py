@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..lexicon.labels import attribute_label
 from ..normalize import normalize_key
 from ..records import Check, Claim, Qualifier, Reason, Verdict
 from .compare import candidate_rows, fmt
@@ -52,7 +53,7 @@ def check_relative(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     owner, target, attribute = claim.subject or "", str(claim.extra.get("target") or ""), claim.detail or ""
     if not attribute or not target:
         return Check(Verdict.UNVERIFIABLE, MESSAGES["no_attribute"], reason=Reason.UNDERSPECIFIED)
-    attr_zh = ATTRIBUTE_ZH.get(attribute, attribute)
+    attr_zh = attribute_label(attribute)
     for pid in (owner, target):
         if pid not in ref.products:
             return Check(Verdict.UNVERIFIABLE, MESSAGES["unknown"].format(name=ref.name(pid)),

@@ -12,7 +12,8 @@ import re
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference, SpecRow
+from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
+from ..lexicon.labels import attribute_label
 from ..records import Check, Claim, Reason, Scope, Verdict
 from .compare import candidate_rows, fmt, numeric_fits, quoted
 
@@ -111,7 +112,7 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     name = ref.name(claim.subject or "")
     if claim.scope is Scope.SYSTEM and entity:
         name, label = ref.name(entity), ""
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     rows = _rows(claim, ref, entity) if entity else []
     if not entity or not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
         return Check(Verdict.UNVERIFIABLE, f"文中“{claim.text.strip()}”是{name}{label}的{attr_zh}，"

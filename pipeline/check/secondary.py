@@ -3,8 +3,9 @@ editor sees what that database says and where (reason ``secondary_source``)."""
 
 from __future__ import annotations
 
-from ..knowledge.reference import ATTRIBUTE_ZH, MODEL_PREFIX, Reference
+from ..knowledge.reference import MODEL_PREFIX, Reference
 from ..knowledge.secondary import SecondaryCard, secondary_card
+from ..lexicon.labels import attribute_label
 from ..records import Check, Claim, Reason, Verdict
 
 # claim attribute -> (SecondaryCard field, unit)
@@ -35,7 +36,7 @@ def check_secondary(claim: Claim, ref: Reference) -> Check | None:
         return None
     field, unit = _FIELDS.get(claim.attribute, ("", ""))
     value = getattr(card, field, None) if field else None
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     said = f"其{attr_zh}为{value:g}{unit}" if isinstance(value, float) else f"其{attr_zh}为{value}{unit}" if value \
         is not None else f"其中没有{attr_zh}数据"
     return Check(Verdict.UNVERIFIABLE, f"参考表未收录{card.name}。据TechPowerUp数据库（次级来源），{said}；"

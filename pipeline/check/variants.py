@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import ATTRIBUTE_ZH, NUMERIC_ATTRIBUTES, Reference
+from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference
+from ..lexicon.labels import attribute_label
 from ..records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Scope, Verdict
 from .compare import candidate_rows, expected_text, numeric_fits, quoted, text_fits
 
@@ -83,7 +84,7 @@ def pin_variants(claims: list[Claim], ref: Reference, tol: Tolerance | None = No
 
 def _mixed(claim: Claim, ref: Reference, pinned: frozenset[str], fits: frozenset[str], by: list[Claim]) -> Check:
     name = ref.name(claim.subject or "")
-    attr_zh = ATTRIBUTE_ZH.get(claim.attribute, claim.attribute)
+    attr_zh = attribute_label(claim.attribute)
     rows = [r for r in candidate_rows(ref, claim) if r.variant in pinned]
     version = "/".join(sorted(pinned))
     evidence = "、".join(dict.fromkeys(f"“{quoted(c)}”" for c in by))

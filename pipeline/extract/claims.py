@@ -14,6 +14,7 @@ from . import cues
 from .concepts import concept_drafts
 from .derived import derived_drafts
 from .draft import Draft
+from .figures import term_drafts, without_open_overlaps
 from .history import history_drafts
 from .names import (
     _chip_substitution_drafts,
@@ -163,4 +164,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += relative_drafts(text, mentions, state, ref, drafts)
     drafts += history_drafts(text, mentions, state, ref)
     drafts += derived_drafts(text, mentions, state, ref)
-    return drafts
+    drafts += term_drafts(text, mentions, state)
+    return without_open_overlaps(drafts)

@@ -122,14 +122,14 @@ _COUNT_LABEL = re.compile(r"\s*(?:数|数量|数目|总数)?\s*(?:[:：=]|为|�
 
 _COUNT_LEAD = re.compile(r"^[\s个颗的]*(?:第[一二三四五六七八九十\d]+代)?\s*")
 _ANY_COUNT_AFTER = any_of(p for _a, p in (*COUNT_CUES, *UNIT_COUNT_CUES))
-_UNIT_NAME = _re(rf"(?:{_W('unit_name')})(?![A-Za-z])")
+UNIT_NAME = _re(rf"(?:{_W('unit_name')})(?![A-Za-z])")
 _ANY_COUNT_CUE = any_of(p for _a, p in COUNT_CUES)
 
 
 def count_attribute(text: str, q: Quantity) -> str | None:
     """Which count a number is: cue right after it (个CUDA核心), else the nearest cue before it in its clause."""
     right = _COUNT_LEAD.sub("", text[q.end:q.end + 20])
-    if q.low == q.high == 1 and _UNIT_NAME.match(right):
+    if q.low == q.high == 1 and UNIT_NAME.match(right):
         return None  # "H100的一个SM有…": one unit, the scope of the figures after it, not the card's count of units
     if _ANY_COUNT_AFTER.match(right):
         for attr, pat in (*COUNT_CUES, *UNIT_COUNT_CUES):

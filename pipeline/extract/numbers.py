@@ -12,9 +12,11 @@ from ..knowledge.reference import Reference
 from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from . import cues
 from .draft import Draft
+from .figures import UNKNOWN, OpenFigure, open_attribute, recorded, value_in_unit
 from .quantities import Quantity, find_quantities, parse_number
 from .scope import figure_scope
 from .subjects import (
+    NO_OWNER,
     SUBJECT_KINDS,
     DocState,
     Subject,
@@ -48,7 +50,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     quantities = _shared_unit(text, quantities, mentions)
     respectively = _respectively(text, quantities, mentions) or _pair_respectively(text, quantities, mentions, state)
     variants = _respective_variants(text, quantities, mentions)
-    decided: dict[str, tuple[str, str | None]] = {}  # kind -> the attribute last given to such a number here
+    # kind -> the attribute last given to such a number here (and the vocabulary row that gave it)
+    decided: dict[str, tuple[str, str | None, OpenFigure | None]] = {}
     cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
     for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
@@ -62,12 +65,21 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                 out.append(Draft(q.num_start, q.end, Subject(card.ref, card.text, None), "memory_size", _round(q.low),
                                  "GB", Qualifier.EXACT, 1, VARIANT_IN_NAME))
             continue
-        attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
+        opened = open_attribute(text, q, mentions) if q.kind == "size" and q.high < 1 else None
+        if opened is not None:  # a few KB or MB a vocabulary word names (228KB共享内存): that figure, not memory
+            attribute, detail = opened.row.attribute if opened.row else None, None
+        else:
+            attribute, detail = (labelled[q.start][0], None) if q.start in labelled else _attribute(text, q, mentions)
         if attribute is None and q.kind in decided and (_parallel_clause(text, q, mentions) or q.start in respectively):
-            attribute, detail = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
+            attribute, detail, opened = decided[q.kind]  # "L40的Tensor Core为568个，L40S则为576个"
+        if attribute is None:  # the open vocabulary (figures.csv), else a hardware figure recorded as not understood
+            opened = open_attribute(text, q, mentions) or recorded(text, q, mentions)
+            if opened is not None:
+                attribute, detail = (opened.row.attribute, None) if opened.row else (UNKNOWN, q.kind)
         if attribute is None or _not_a_spec(text, q, mentions):
             continue
-        decided[q.kind] = (attribute, detail)
+        if opened is None or opened.row is not None:
+            decided[q.kind] = (attribute, detail, opened)
         if attribute == "link_bandwidth" or (attribute == "interconnect_bandwidth"
                                              and _said_of_a_link(text, q, mentions)):
             out.extend(_link_draft(text, q, mentions, ref))
@@ -76,6 +88,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions)
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
+        if not subjects:  # a figure of no card the text names: recorded, with no owner, never checked
+            subjects = [NO_OWNER]
         for subj, attr in ((s, a) for s in subjects for a in attribute.split("|")):
             if attr == "cores":
                 attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
@@ -85,7 +99,16 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "cache_size":
                 value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
                 unit = "MB"
-            if attr in _WHOLE and not isinstance(value, list):
+            if opened is not None and opened.row is not None:
+                row = opened.row
+                value = ([value_in_unit(row, q), value_in_unit(row, replace(q, value=q.high))]
+                         if isinstance(value, list) else value_in_unit(row, q))
+                unit = row.unit or None
+                if row.kind == "count" and not isinstance(value, list):
+                    if not float(value).is_integer():
+                        continue
+                    value = int(value)
+            elif attr in _WHOLE and not isinstance(value, list):
                 if not float(value).is_integer():
                     continue  # "1.2 CUDA核心" is a section number: a count is a whole number
                 value, unit = int(value), None
@@ -99,10 +122,18 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                                                                     own=q.start in respectively),
                              q.in_bits, q.resolution,
                              q.written_unit, scope, scope_detail,
-                             extra={**({"count_only": True} if multiplier > 1 and (
+                             extra={**_open_extra(opened),
+                                    **({"count_only": True} if multiplier > 1 and (
                                  not total_said or attr in _TOTAL_OF_ONE) else {}),
                                  **({"die_named": die} if (die := _its_die(text, q, subj, mentions)) else {})}))
     return out
+
+
+def _open_extra(opened: OpenFigure | None) -> dict[str, object]:
+    """What explain shows of a figure the open vocabulary read, or recorded without understanding it."""
+    if opened is None:
+        return {}
+    return {"open": opened.row.where, "cue": opened.cue} if opened.row else {"unknown": True}
 
 
 _DIE_THEN = re.compile(r"(?:芯片|核心|晶片|die|GPU)?\s*(?:上|中|里)?\s*"
@@ -484,9 +515,18 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
 
 
 def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
-    """'T4的16GB', 'RTX 3090的350W': a model's own figure."""
-    return any(m.kind in SUBJECT_KINDS and text[m.end:q.start].replace(m.variant or "", "").strip() == "的"
-               for m in mentions)
+    """'T4的16GB', 'RTX 3090的350W', 'H200 SXM：141GB': a model's own figure (a colon only after the clause's one
+    card: not "H100 vs A100：80GB vs 40GB")."""
+    for m in mentions:
+        if m.kind not in SUBJECT_KINDS:
+            continue
+        between = text[m.end:q.start].replace(m.variant or "", "").strip()
+        if between == "的":
+            return True
+        if between == ":":
+            cs, _ce = cues.clause_bounds(text, m.start)
+            return not any(o.kind in SUBJECT_KINDS and cs <= o.start < m.start for o in mentions)
+    return False
 
 
 def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:

@@ -27,7 +27,7 @@ _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
     r"|(?P<tput>[PTG]?FLOPS|[PT]OPS|[PTG]FLOPs)"
-    r"|(?P<freq>[MG]Hz)"
+    r"|(?P<freq>[MmGg][Hh][Zz])"
     r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
     r"|(?P<bits>[- ]?bit(?![A-Za-z])|位宽|位(?![置数]))"
@@ -36,6 +36,7 @@ _UNIT = (
     r"|(?P<percent>%|％)"
     r"|(?P<count>个|顆|颗)"
     r"|(?P<area>mm²|mm2(?![\d])|mm\^2|平方毫米)"
+    r"|(?P<length>mm(?![A-Za-z])|毫米|cm(?![A-Za-z])|厘米)"
 )
 # "800亿", "1.69万", and "800 亿" as Traditional and Taiwan texts space it
 _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>万|亿))?|(?P<cn>{_CN_NUM})"
@@ -69,7 +70,7 @@ class Quantity:
     num_start: int
     value: float | tuple[float, float]
     unit: str | None  # GB, GB/s, W, MB, bit, year, count, TFLOPS, ratio, percent, None
-    kind: str  # size, rate, power, bits, year, count, tput, ratio, percent, freq, bare
+    kind: str  # size, rate, power, bits, year, count, tput, ratio, percent, freq, area, length, bare
     qualifier: Qualifier = Qualifier.EXACT
     written_unit: str = ""
     in_bits: bool = False  # a rate written in bits (Gb/s), converted to bytes
@@ -118,7 +119,7 @@ def resolution_of(literal: str) -> float:
 
 
 _UNIT_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "year", "ratio", "percent", "count",
-                         "area"})
+                         "area", "length"})
 
 
 def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
@@ -142,8 +143,12 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
         prefix = w[0] if w[0] in "PTG" else ""
         return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
             {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
+    if kind == "freq":  # in MHz
+        return "freq", "MHz", written, 1000.0 if written[0] in "Gg" else 1.0, False
+    if kind == "length":  # in mm
+        return "length", "mm", written, 10.0 if written in ("cm", "厘米") else 1.0, False
     canonical = {"bits": "bit", "year": "year", "count": "count", "ratio": "ratio", "percent": "percent",
-                 "freq": written, "area": "mm2"}[kind]
+                 "area": "mm2"}[kind]
     return kind, canonical, written, 1.0, False
 
 

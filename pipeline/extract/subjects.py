@@ -40,6 +40,9 @@ class Subject:
     system: str | None = None  # "DGX H100": the system named after the card (its figures are the system's)
 
 
+# a figure the text gives no owner for ("显存为24GB" in a text that names no card): recorded, never checked
+NO_OWNER = Subject("", "", via="none")
+
 # How a figure's owner was found. A flag needs one of CERTAIN: the owner is named in the figure's clause (or is the
 # one card the sentence names before it), a pronoun or 分别 points at it, a table row or column names it, the topic
 # is unambiguous, or the article substitutes one card's GPU for another's. UNCERTAIN owners are guesses: the checker

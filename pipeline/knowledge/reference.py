@@ -23,12 +23,13 @@ ENTITY_PRIORITY: tuple[str, ...] = ("product", "series", "system", "chip", "arch
 NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "cuda_cores", "stream_processors", "tensor_cores", "memory_size", "memory_bandwidth",
     "effective_bandwidth", "memory_bus_width", "cache_size", "tdp", "interconnect_bandwidth",
-    "launch_year", "mig_instances", "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "int8", "int4",
+    "launch_year", "mig_instances", "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "fp6", "fp4", "int8", "int4",
     "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores",
 })
 TEXT_ATTRIBUTES: frozenset[str] = frozenset({"memory_type", "architecture", "gpu_chip", "interface", "manufacturer"})
 # peak throughput by precision (TFLOPS, INT8 in TOPS)
-THROUGHPUT_ATTRIBUTES: frozenset[str] = frozenset({"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"})
+THROUGHPUT_ATTRIBUTES: frozenset[str] = frozenset({"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8",
+                                                   "int4"})
 # what editors read for each attribute
 ATTRIBUTE_ZH: dict[str, str] = {
     "memory_size": "显存容量", "memory_bandwidth": "显存带宽", "memory_type": "显存类型",
@@ -41,7 +42,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "interface": "接口", "mig_instances": "MIG实例数", "concept": "概念", "code": "代码",
     "aggregate": "多卡合计", "precision": "精度", "identity": "产品名称",
     "fp64": "FP64算力", "fp32": "FP32算力", "fp16": "FP16算力", "bf16": "BF16算力",
-    "tf32": "TF32算力", "fp8": "FP8算力", "int8": "INT8算力",
+    "tf32": "TF32算力", "fp8": "FP8算力", "fp6": "FP6算力", "fp4": "FP4算力", "int8": "INT8算力",
+    "int4": "INT4算力",
     # relative, derived and historical claims (pipeline/extract/relative.py, derived.py, history.py)
     "ratio": "倍数比较", "difference": "差值比较", "same_as": "相同比较", "ordering": "高低比较",
     "introduced_by": "首次引入", "first": "首款", "generation": "代数", "named_after": "命名由来",

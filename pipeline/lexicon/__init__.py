@@ -32,7 +32,8 @@ ATTRIBUTE_VALUES = frozenset({
     "tensor_cores", "cuda_cores", "stream_processors", "mig_instances", "cores", "effective_bandwidth",
     "interconnect_bandwidth", "link_bandwidth", "memory_bandwidth", "fp64", "tf32", "fp32", "bf16", "fp16", "fp8",
     "int8", "-", "memory_bus_width", "architecture", "gpu_chip", "memory_type", "memory_size", "tdp", "cache_size",
-    "launch_year", "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores", "transistors",
+    "launch_year", "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores", "transistors", "fp4", "fp6",
+    "int4",
 })
 QUALIFIERS = frozenset({"up_to", "approx", "at_least", "at_most"})
 

@@ -51,6 +51,15 @@ def code_label(value: object) -> str | None:
     return template.format(detail=detail).strip() if template is not None else None
 
 
+def attribute_label(attribute: str) -> str:
+    """An attribute's Chinese name for explanations: the reference's, the open vocabulary's (figures.csv), the
+    catalogue's, else the attribute itself."""
+    from ..knowledge.reference import ATTRIBUTE_ZH
+    from .figures import figure_label
+
+    return ATTRIBUTE_ZH.get(attribute) or figure_label(attribute) or label("attribute", attribute) or attribute
+
+
 def value_label(attribute: str, value: object) -> str | None:
     """A categorical value (a card's positioning, what a sentence says a technology is) in Chinese, or None."""
     if attribute == "code":
