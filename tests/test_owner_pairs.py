@@ -64,6 +64,8 @@ CASES: list[tuple[str, str, list[Row]]] = [
         ('320W', 'tdp', 'nvidia_rtx_4080', P, S, None, ''),
     ]),
     ('H100（Hopper）与A100（Ampere）的L2缓存分别为40MB和50MB。', 't.txt', [
+        ('Hopper', 'architecture', 'nvidia_h100', P, S, None, ''),
+        ('Ampere', 'architecture', 'nvidia_a100', P, S, None, ''),
         ('40MB', 'cache_size', 'nvidia_h100', P, C, None, ''),
         ('50MB', 'cache_size', 'nvidia_a100', P, C, None, ''),
     ]),

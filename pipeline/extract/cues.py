@@ -85,9 +85,11 @@ MADE_SOMETHING_ELSE = _re(rf"\s*的\s*[^,;。]{{0,8}}?{_W('not_a_gpu')}")
 RELATION_VERBS = _re(rf"^[^,;。的]{{0,10}}?({_W('maker_verb')})")
 AS_GPU = _re(rf"^\s*{_W('gpu_noun')}")
 USES = _re(rf"({_W('uses_verb')})[了的]?\s*(?:[^,;。]{{0,8}}的)?\s*$")
-ARCH_AFTER = _re(rf"^\s*{_W('arch_noun')}")
+# "Turing（图灵）架构": a gloss in brackets may stand between the name and its noun
+_GLOSS = r"(?:[(（][^()（）,;。]{1,10}[)）])?"
+ARCH_AFTER = _re(rf"^\s*{_GLOSS}\s*{_W('arch_noun')}")
 ARCH_BEFORE = _re(rf"({_W('arch_verb')})\s*(?:了)?\s*$")
-CHIP_AFTER = _re(rf"^\s*{_W('chip_noun')}")
+CHIP_AFTER = _re(rf"^\s*{_GLOSS}\s*{_W('chip_noun')}")
 CHIP_BEFORE = _re(rf"({_W('chip_verb')})\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
 PREVIOUS_GEN = _re(rf"({_W('previous_gen')})[^,;。]{{0,4}}$")
 

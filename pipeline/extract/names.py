@@ -43,7 +43,7 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                 continue
             attribute, value = "memory_type", ref.terms[m.ref].name
         elif m.kind == "architecture" and (cues.ARCH_AFTER.match(text[m.end:]) or cues.ARCH_BEFORE.search(
-                text[cs:m.start])):
+                text[cs:m.start]) or _glosses_card(text, m, mentions)):
             attribute, value = "architecture", m.ref
         elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
                 text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
@@ -67,6 +67,14 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
 
 
 _NAMED_KINDS = frozenset({"memory_type", "architecture", "chip"})
+_CARD_BRACKET = re.compile(r"\s*\(\s*$")
+
+
+def _glosses_card(text: str, m: Mention, mentions: list[Mention]) -> bool:
+    """"H100 (Hopper)": an architecture alone in brackets right after a card's name is the card's."""
+    opened = _CARD_BRACKET.search(text, 0, m.start)
+    return opened is not None and re.match(r"\s*\)", text[m.end:]) is not None and any(
+        o.kind == "product" and o.end == opened.start() for o in mentions)
 _BRACKET_LIST = re.compile(r"\s*(?:架构|微架构)?\s*[(（]\s*(?:(?:代表|主要|典型)?(?:产品|型号|显卡|GPU)\s*[:：]?\s*|"
                            r"如|例如|包括)?", re.I)
 

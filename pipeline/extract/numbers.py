@@ -86,7 +86,8 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         if _about_a_class(text, q, mentions):
             continue
-        owner = respectively.get(q.start) or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions)
+        owner = (respectively.get(q.start) or _bracket_owner(text, q, mentions)
+                 or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions))
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
         if not subjects:  # a figure of no card the text names: recorded, with no owner, never checked
             subjects = [NO_OWNER]
@@ -363,6 +364,30 @@ def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound
 _POSSESSIVE = re.compile(r"\s*(?:系列|架构|芯片|平台|家族)?\s*的\s*")
 
 
+_BRACKET_OPEN = re.compile(r"\s*\(\s*$")
+
+
+def _bracket_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
+    """"Hopper (2022)", "L20(864 GB/s)", "V100(12nm)": a figure alone in brackets right after a name is that card's,
+    chip's or architecture's."""
+    opened = _BRACKET_OPEN.search(text, 0, q.start)
+    if opened is None or not re.match(r"\s*\)", text[q.end:]):
+        return None
+    m = next((m for m in mentions if m.end == opened.start() and m.kind in (*SUBJECT_KINDS, "chip", "architecture")),
+             None)
+    if m is None:
+        return None
+    if m.kind in SUBJECT_KINDS:
+        return as_subject(text, m, "clause")
+    cs, _ce = cues.clause_bounds(text, m.start)
+    if not _ITEM_START.fullmatch(text, cs, m.start):
+        return None  # "架构: Ampere (2021)", "GB200 Grace Blackwell（2025）": the name is a card's value or name part
+    return Subject(m.ref, m.text, None, 1, "clause", m)
+
+
+_ITEM_START = re.compile(r"[\s\-*•#>\d.、)]*")
+
+
 def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
     """"完整的GH100芯片有144个SM", "Hopper架构的每个SM有…": a chip or architecture that is the subject of the
     figure's clause (not one a card is said to use, 采用GH100) owns it; its scope is then chip or family."""
@@ -428,6 +453,9 @@ def _variant_of(q: Quantity, mentions: list[Mention]) -> bool:
 
 
 def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | None, str | None]:
+    if q.kind == "bare" and q.low == q.high and q.low.is_integer() and 1980 <= q.low <= 2100 and _bracket_owner(
+            text, q, mentions) is not None:
+        return "launch_year", None  # "Hopper (2022)", "Tesla V100 (2017)"
     if q.kind in ("count", "bare"):
         attr = cues.count_attribute(text, q)
         return (attr, None) if attr else (None, None)
@@ -508,7 +536,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         return attr, scope if attr else None
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
-        return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) else (None, None)
+        named = _bracket_owner(text, q, mentions) is not None and q.high == q.low
+        return ("launch_year", None) if cues.YEAR_CUE.search(text[cs:ce]) or named else (None, None)
     if q.kind == "bits" and cues.has_cue(cues.BUS_CUE, text, q):
         return "memory_bus_width", None
     return None, None
@@ -521,8 +550,8 @@ def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
         if m.kind not in SUBJECT_KINDS:
             continue
         between = text[m.end:q.start].replace(m.variant or "", "").strip()
-        if between == "的":
-            return True
+        if between == "的" or (between == "(" and q.kind in ("rate", "power") and re.match(r"\s*\)", text[q.end:])):
+            return True  # "H100的3.35TB/s", "L20(864 GB/s)"
         if between == ":":
             cs, _ce = cues.clause_bounds(text, m.start)
             return not any(o.kind in SUBJECT_KINDS and cs <= o.start < m.start for o in mentions)

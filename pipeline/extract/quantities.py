@@ -25,8 +25,8 @@ _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 # unit alternatives; order matters (rates before sizes). A size in GiB is read as GB: memory capacities are binary
 # whichever way they are written (Google's "32 GiB" HBM is the "32GB" of other pages); a GiB/s rate stays unread
 _UNIT = (
-    r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGTkmgt]B(?:ps)?(?=\s*(?:每秒|/秒)))"
-    r"|(?P<tput>[PTG]?FLOPS|[PT]OPS|[PTG]FLOPs)"
+    r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGT]Bps|[KMGTkmgt]B(?=\s*(?:每秒|/秒)))"
+    r"|(?P<tput>(?:[PTGptg]|Peta|Tera|Giga|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)|[PT]OPS|[PT]ops)"
     r"|(?P<freq>[MmGg][Hh][Zz])"
     r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
@@ -39,7 +39,11 @@ _UNIT = (
     r"|(?P<length>mm(?![A-Za-z])|毫米|cm(?![A-Za-z])|厘米)"
 )
 # "800亿", "1.69万", and "800 亿" as Traditional and Taiwan texts space it
-_VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>万|亿))?|(?P<cn>{_CN_NUM})"
+# and every magnitude word: 千万, 百万, 十亿, 万亿..., million, billion
+_MAGNITUDES = {"万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "亿": 1e8, "千万": 1e7, "百万": 1e6,
+               "万": 1e4, "trillion": 1e12, "billion": 1e9, "million": 1e6}
+_WAN = r"万亿|千亿|百亿|十亿|亿|千万|百万|万|(?i:trillion|billion|million)(?![A-Za-z])"
+_VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>{_WAN}))?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range; the first-character
 # lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
 _QUANTITY = with_first_chars(
@@ -201,17 +205,18 @@ def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
         value = parse_number(literal)
         if value is None or not math.isfinite(value) or value > 1e12:
             continue
+        magnitude = _MAGNITUDES[m.group("wan").lower()] if m.group("wan") else 1.0
         if m.group("wan"):  # 1.36万 is 13600, not 13600.000000000002
-            value = round(value * (1e4 if m.group("wan") == "万" else 1e8), 6)
+            value = round(value * magnitude, 6)
         kind, unit, written, scale, bits = _unit_of(m)
         if m.group("cn") and kind == "bare":
             continue
-        end = m.end() if kind != "bare" else m.end("num") if m.group("num") else m.end("cn")
+        end = m.end() if kind != "bare" else m.end("wan") if m.group("wan") else m.end("num") if m.group("num") \
+            else m.end("cn")
         if kind == "year" and not (1980 <= value <= 2100 and (literal.isdigit() or _CN_YEAR.fullmatch(literal))):
             continue
         resolution = resolution_of(literal if literal[0].isdigit() else f"{value:g}") * scale
-        if m.group("wan"):
-            resolution *= 1e4 if m.group("wan") == "万" else 1e8
+        resolution *= magnitude
         if m.group("wan"):
             written = m.group("wan") + written  # "万个": a count rounded to its written digits (see compare)
         q = Quantity(m.start(), end, m.start(), value * scale, unit, kind, written_unit=written, in_bits=bits,
