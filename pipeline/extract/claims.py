@@ -28,7 +28,7 @@ from .numbers import _card_count, _quantity_drafts
 from .process import process_drafts
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
-from .tables import key_value_rows, table_claims
+from .tables import cell_sentences, key_value_rows, table_claims
 from .topic import carried_system, enter_sentence, leave_sentence
 
 
@@ -66,19 +66,45 @@ def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: D
            index: int) -> int:
     """The claims of one table: by its card column or row, else (a label/value table) each row as a sentence about
     the topic. Returns the next sentence index."""
-    rows = list(table_claims(doc, seg, table, ref, state))
+    first = len(claims)
+    left_alone: set[tuple[int, int]] = set()
+    rows = list(table_claims(doc, seg, table, ref, state, left_alone))
     for (start, end), drafts in rows:
         sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
         index += 1
         for d in drafts:
             claims.extend(_finish(doc, sent, d, speculative=state.speculative))
-    if rows:
-        return index
-    for start, end, text, mentions in key_value_rows(seg, table, ref):
-        sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
-        index += 1
-        for d in sentence_drafts(text, mentions, state, ref):
-            claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
+    if not rows:
+        for start, end, text, mentions in key_value_rows(seg, table, ref):
+            sent = Sentence(index, start, end, doc.text[start:end], BlockKind.TABLE)
+            index += 1
+            for d in sentence_drafts(text, mentions, state, ref):
+                claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
+    return _cells_as_sentences(doc, seg, table, ref, state, claims, first, index, left_alone)
+
+
+def _cells_as_sentences(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState,
+                        claims: list[Claim], first: int, index: int, left_alone: set[tuple[int, int]]) -> int:
+    """Each cell no claim read yet, read as prose: "CARD的LABEL：CELL" through the same resolver as sentences."""
+    from ..segment import get_segmenter
+
+    matcher = get_segmenter(ref).matcher
+    read = [(c.start, c.end) for c in claims[first:]] + sorted(left_alone)
+    rows: dict[int, Sentence] = {}
+    for cs in cell_sentences(seg, table, ref):
+        if any(s < cs.cell.end and cs.cell.start < e for s, e in read):
+            continue
+        if cs.row_start not in rows:
+            rows[cs.row_start] = Sentence(index, cs.row_start, cs.row_end, doc.text[cs.row_start:cs.row_end],
+                                          BlockKind.TABLE)
+            index += 1
+        sent = rows[cs.row_start]
+        shift = cs.cell.start - cs.row_start - cs.prefix  # sentence offsets -> offsets in the row
+        for d in sentence_drafts(cs.text, list(matcher.find(cs.text)), state, ref):
+            if d.start < cs.prefix:
+                continue  # a claim on the label or the card's name, not on the cell
+            moved = replace(d, start=d.start + shift, end=d.end + shift)
+            claims.extend(_finish(doc, sent, moved, speculative=state.speculative or _speculative(cs.text, d)))
     return index
 
 

@@ -613,7 +613,6 @@ def _multiplier(text: str, q: Quantity, subj: Subject, state: DocState, totals: 
     return 1, False
 
 
-_BRACKET_AFTER = re.compile(r"\s*[（(]\s*([^（()）]{0,12})[）)]")
 _VARIANT_LABEL = re.compile(r"\s*(?:的)?\s*(?:版本|版)")
 _ONE_DIRECTION = cues.LEX.regex("one_direction")
 # a card's link bandwidth is itself quoted as a total (over its links, both directions): 总带宽 does not make it
@@ -641,7 +640,8 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
         out = [m.group(0) for m in _FORM_HINT.finditer(span)]
         return out + [f"{m.group(1)}GB" for m in _SIZE_HINT.finditer(span)] if sizes_are_hints else out
 
-    bracket = _BRACKET_AFTER.match(text, q.end)  # "TDP为250W（PCIe版）": the variant the value is given for
+    # "TDP为250W（PCIe版）", "80GB HBM3 (SXM)": the variant the value is given for
+    bracket = _BRACKET_AFTER.match(text, q.end) or _TYPE_THEN_BRACKET.match(text, q.end)
     hints = found(bracket.group(1)) if bracket else []
     hints = hints or ([] if own else found(text[cs:q.start]))
     if not hints and not own:  # "2022年推出的12GB版本": a variant the value is attributed to right after it
@@ -658,7 +658,9 @@ def _variant_hint(text: str, q: Quantity, subj: Subject, attribute: str, multipl
     return " ".join(h.strip() for h in hints if h.strip()) or None
 
 
+# a bracket right after a figure, holding its label (稀疏, PCIe版); one after its memory type ("80GB HBM3 (SXM)")
 _BRACKET_AFTER = re.compile(r"\s*[(（]([^()（）]{1,16})[)）]")
+_TYPE_THEN_BRACKET = re.compile(r"\s*(?:HBM|GDDR|LPDDR)\w*\s*[(（]([^()（）]{1,16})[)）]", re.I)
 _CONTINUATION = re.compile(rf"\s*(?:则|也|更是|已经?|均|都)?\s*{cues.LEX.alt('continuation_verb')}?\s*")
 _NOT_THE_CARD = cues.LEX.regex("not_the_card")
 
@@ -697,6 +699,9 @@ def _said_of_a_link(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     cs, _ce = cues.clause_bounds(text, q.start)
     named = [m for m in mentions if cs <= m.start and m.end <= q.start
              and m.kind in ("link", "architecture", "chip", *SUBJECT_KINDS)]
+    if named and named[-1].kind == "link" and _BRACKET_OPEN.fullmatch(text, named[-1].end, q.start) and re.match(
+            r"\s*\)", text[q.end:]):
+        return True  # "…：NVLink 4.0 (900GB/s) / PCIe Gen5 (128GB/s)": the figure in brackets is the link's
     return bool(named) and named[-1].kind == "link" and not any(m.kind in SUBJECT_KINDS for m in named)
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING
@@ -116,9 +116,10 @@ def key_value_rows(seg: Segmented, table: Table, ref: Reference) -> list[tuple[i
     return out
 
 
-def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState
-                 ) -> Iterator[tuple[tuple[int, int], list[Draft]]]:
-    """Per data row: the row's span and the claims its cells make (offsets relative to the row start)."""
+def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState,
+                 left_alone: set[tuple[int, int]] | None = None) -> Iterator[tuple[tuple[int, int], list[Draft]]]:
+    """Per data row: the row's span and the claims its cells make (offsets relative to the row start).
+    ``left_alone`` receives the cells read and found not to be a spec (a host link's rate), for no later reader."""
     from ..segment import get_segmenter
 
     matcher = get_segmenter(ref).matcher
@@ -141,14 +142,9 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
 
     if not table.rows or not table.header:
         return
-    # the column that names the cards: usually the first, but "| 平台 | 机型 | 显存 |" names them in the second
-    width = min(len(r) for r in table.rows if r) if any(table.rows) else 0
-    named = [sum(products(r[k]) is not None for r in table.rows if len(r) > k) for k in range(min(width, 3))]
-    key = max(range(len(named)), key=lambda k: (named[k], -k)) if named else 0
-    row_subjects = [products(r[key]) if len(r) > key else None for r in table.rows]
-    col_subjects = [products(c) for c in table.header[1:]]
-    by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2)
-    by_col = sum(s is not None for s in col_subjects) >= max(1, len(col_subjects) // 2)
+    layout = table_layout(table, products)
+    key, row_subjects, col_subjects, by_row, by_col = (layout.key, layout.row_subjects, layout.col_subjects,
+                                                        layout.by_row, layout.by_col)
     if not by_row and not by_col:
         return
     header_attrs = [header_attributes(seg.norm[c.start:c.end]) for c in table.header]
@@ -181,12 +177,93 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
             if by_row and attrs == ("memory_bandwidth",) and _GENERIC_BANDWIDTH.fullmatch(label):
                 link = _row_link(seg.norm, row, (j, key))
                 if link == "PCIe":
+                    if left_alone is not None:
+                        left_alone.add((cell.start, cell.end))
                     continue  # "| A100 PCIe | PCIe 4.0 x16 | 64GB/s |": the host link's rate, not memory's
                 if link is not None:  # "| H100 SXM5 | NVLink 4.0 | 900GB/s |": the link named beside it
                     attrs, scope = ("interconnect_bandwidth",), link
             drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, scope, cards, header_unit(label),
                                        bool(DENSE.search(label) and SPARSE.search(label))))
         yield (row_start, row_end), drafts
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which cells of a table name the cards: a key column (``by_row``) or the header (``by_col``)."""
+
+    key: int
+    row_subjects: list[Mention | None]
+    col_subjects: list[Mention | None]
+    by_row: bool
+    by_col: bool
+
+
+def table_layout(table: Table, products: Callable[[Cell], Mention | None]) -> Layout:
+    # the column that names the cards: usually the first, but "| 平台 | 机型 | 显存 |" names them in the second
+    width = min(len(r) for r in table.rows if r) if any(table.rows) else 0
+    named = [sum(products(r[k]) is not None for r in table.rows if len(r) > k) for k in range(min(width, 3))]
+    key = max(range(len(named)), key=lambda k: (named[k], -k)) if named else 0
+    row_subjects = [products(r[key]) if len(r) > key else None for r in table.rows]
+    col_subjects = [products(c) for c in table.header[1:]]
+    by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2)
+    by_col = sum(s is not None for s in col_subjects) >= max(1, len(col_subjects) // 2)
+    return Layout(key, row_subjects, col_subjects, by_row, by_col)
+
+
+@dataclass(frozen=True)
+class CellSentence:
+    """One cell read as a sentence of prose: "CARD的LABEL：CELL" (the card the row or column names, the label of its
+    column or row), so that every cue, name and scope the prose reader knows applies to tables too."""
+
+    row_start: int
+    row_end: int
+    cell: Cell
+    text: str  # the sentence; the cell's own text is its last ``cell.end - cell.start`` characters
+    prefix: int  # where the cell's text starts in ``text``
+
+
+def cell_sentences(seg: Segmented, table: Table, ref: Reference) -> Iterator[CellSentence]:
+    """Every value cell of a table as a sentence: with the card of its row or column when the table names cards
+    (else the reader falls back on the section's card), and the label of its column (cards in rows) or its row."""
+    from ..segment import get_segmenter
+
+    if not table.rows:
+        return
+    matcher = get_segmenter(ref).matcher
+
+    def products(cell: Cell) -> Mention | None:
+        text = seg.norm[cell.start:cell.end]
+        found = [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS]
+        if len(found) != 1:
+            return None
+        named = len(re.sub(r"[\s*_`-]", "", found[0].text + (found[0].variant or "")))
+        return found[0] if 2 * named >= len(re.sub(r"[\s*_`-]", "", text)) else None
+
+    layout = table_layout(table, products) if table.header else Layout(0, [], [], False, False)
+    for r, row in enumerate(table.rows):
+        if not row:
+            continue
+        row_start, row_end = row[0].start, row[-1].end
+        for j, cell in enumerate(row):
+            key = layout.key if layout.by_row else 0
+            if j == key or cell.end <= cell.start or (j < len(table.header) and _states_needs(seg.norm,
+                                                                                               table.header[j])):
+                continue  # the label, an empty cell, or a column of what a workload needs
+            if layout.by_row:
+                card = layout.row_subjects[r]
+                label = table.header[j] if j < len(table.header) else None
+            else:
+                card = layout.col_subjects[j - 1] if layout.by_col and j - 1 < len(layout.col_subjects) else None
+                label = row[key]
+            name = seg.norm[card.start:card.end] if card is not None else ""
+            head = _label_text(seg.norm[label.start:label.end]) if label is not None else ""
+            prefix = (f"{name}的" if name else "") + (f"{head}：" if head else "")
+            yield CellSentence(row_start, row_end, cell, prefix + seg.norm[cell.start:cell.end], len(prefix))
+
+
+def _label_text(label: str) -> str:
+    """A header cell as a label: markup and a trailing colon dropped ("**显存**:" -> "显存")."""
+    return re.sub(r"[*_`]+", "", label).strip().rstrip(":：").strip()
 
 
 _GENERIC_BANDWIDTH = re.compile(r"\s*(?:带宽|频宽|bandwidth)\s*(?:[(（][^()（）]{0,12}[)）])?\s*", re.I)
