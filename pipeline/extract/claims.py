@@ -85,14 +85,15 @@ def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: D
 
 def _cells_as_sentences(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState,
                         claims: list[Claim], first: int, index: int, left_alone: set[tuple[int, int]]) -> int:
-    """Each cell no claim read yet, read as prose: "CARD的LABEL：CELL" through the same resolver as sentences."""
+    """Each cell read as prose, "CARD的LABEL：CELL", through the same resolver as sentences: what no table rule read
+    of it becomes a claim too (the cells a rule found not to be a spec excepted)."""
     from ..segment import get_segmenter
 
     matcher = get_segmenter(ref).matcher
-    read = [(c.start, c.end) for c in claims[first:]] + sorted(left_alone)
+    read = [(c.start, c.end) for c in claims[first:]]
     rows: dict[int, Sentence] = {}
     for cs in cell_sentences(seg, table, ref):
-        if any(s < cs.cell.end and cs.cell.start < e for s, e in read):
+        if (cs.cell.start, cs.cell.end) in left_alone:
             continue
         if cs.row_start not in rows:
             rows[cs.row_start] = Sentence(index, cs.row_start, cs.row_end, doc.text[cs.row_start:cs.row_end],
@@ -104,6 +105,9 @@ def _cells_as_sentences(doc: Document, seg: Segmented, table: Table, ref: Refere
             if d.start < cs.prefix:
                 continue  # a claim on the label or the card's name, not on the cell
             moved = replace(d, start=d.start + shift, end=d.end + shift)
+            at, to = cs.row_start + moved.start, cs.row_start + moved.end
+            if any(s < to and at < e for s, e in read):
+                continue  # a figure of the cell a table rule read already
             claims.extend(_finish(doc, sent, moved, speculative=state.speculative or _speculative(cs.text, d)))
     return index
 

@@ -257,7 +257,7 @@ def cell_sentences(seg: Segmented, table: Table, ref: Reference) -> Iterator[Cel
                 label = row[key]
             name = seg.norm[card.start:card.end] if card is not None else ""
             head = _label_text(seg.norm[label.start:label.end]) if label is not None else ""
-            prefix = (f"{name}的" if name else "") + (f"{head}：" if head else "")
+            prefix = (f"{name}的" if name else "") + (f"{head}:" if head else "")
             yield CellSentence(row_start, row_end, cell, prefix + seg.norm[cell.start:cell.end], len(prefix))
 
 
