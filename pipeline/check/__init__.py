@@ -28,7 +28,7 @@ from ..records import (
     Verdict,
     evolve,
 )
-from .chip import check_chip_figure, check_process
+from .chip import check_chip_figure, check_compute_capability, check_process
 from .compare import (
     candidate_rows,
     expected_text,
@@ -93,7 +93,25 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     for applies, reading in _OTHER_READINGS:  # a flag is raised only when no reading the text allows fits
         if applies(claim, check):
             check = reading(claim, ref, tol or Tolerance()) or check
+    if claim.attribute == "launch_date" and check.verdict is Verdict.UNVERIFIABLE:
+        check = _launch_year_of(claim, ref, ctx, tol) or check
     return _gate(claim, ref, check)
+
+
+def _launch_year_of(claim: Claim, ref: Reference, ctx: CheckContext | None, tol: Tolerance | None) -> Check | None:
+    """A date ("2022年3月发布") where the tables keep only the year: a wrong year is wrong, a right one leaves the
+    month unchecked."""
+    year = str(claim.value)[:4]
+    if not year.isdigit():
+        return None
+    by_year = _check(replace(claim, attribute="launch_year", value=int(year), unit=None), ref, ctx, tol)
+    if by_year.verdict is Verdict.CONTRADICTED:
+        return replace(by_year, explanation=by_year.explanation.replace(f"“{year}”", f"“{quoted(claim)}”"))
+    if by_year.verdict is Verdict.SUPPORTED:
+        said = f"{by_year.explanation.rstrip('。')}；参考表只有年份，“{quoted(claim)}”中的月份无法核实。"
+        return Check(Verdict.UNVERIFIABLE, said, by_year.expected, by_year.source, by_year.source_title,
+                     Reason.NO_REFERENCE_VALUE)
+    return None
 
 
 def _fitting(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> list[SpecRow]:
@@ -164,6 +182,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_process(claim, ref)
     if claim.attribute in CHIP_FIGURES:
         return check_chip_figure(claim, ref, tol)
+    if claim.attribute == "compute_capability":
+        return check_compute_capability(claim, ref)
     if claim.attribute in ("concept", "positioning", "precision"):
         from .concept import check_concept
 

@@ -120,3 +120,34 @@ def _in_words(attribute: str, per_die: float, dies: int) -> str:
     if dies <= 1 or attribute != "transistors":
         return one
     return f"每颗die {one}，{dies}颗合计{fmt(per_die * scale * dies)}{unit}"
+
+
+def check_compute_capability(claim: Claim, ref: Reference) -> Check:
+    """A card's, die's or architecture's CUDA compute capability: a card has its die's (chips.csv), else its
+    architecture's; "8.x" fits any 8.y."""
+    written = str(claim.value)
+    entity = claim.subject or ""
+    facts = ref.facts(entity, "compute_capability")
+    named = ref.entity(entity) if not facts and entity not in ref.products else None
+    if named is not None:  # an architecture or die, by the name the text gives it
+        facts, entity = ref.facts(named.id, "compute_capability"), named.id
+    if not facts and entity in ref.products:
+        product = ref.products[entity]
+        for name in (product.chip, product.architecture):
+            found = ref.entity(name) if name else None
+            if found is not None and ref.facts(found.id, "compute_capability"):
+                facts, entity = ref.facts(found.id, "compute_capability"), found.id
+                break
+    name = ref.name(claim.subject or "")
+    if not facts:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的计算能力数据，无法核实。")
+    values = [str(f.value) for f in facts]
+    expected = "、".join(values)
+    fits = any(v == written or (written.lower().endswith(".x") and v.split(".")[0] == written.split(".")[0])
+               for v in values)
+    first = facts[0]
+    if fits:
+        return Check(Verdict.SUPPORTED, f"{name}的计算能力为{expected}，与文中所述相符。", expected,
+                     first.source_url, first.source_title)
+    return Check(Verdict.CONTRADICTED, f"{name}的计算能力应为{expected}，文中“{quoted(claim)}”不正确。", expected,
+                 first.source_url, first.source_title)

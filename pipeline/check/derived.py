@@ -1,10 +1,11 @@
 """Computed claims checked by recomputing them: a data rate against the card's bus width and bandwidth
-(``derived_bandwidth``), a link count against the card's NVLink bandwidth and its generation's per-link rate
-(``nvlink_links``), a model's memory need from its parameters and number format (``memory_need``) and whether it fits
-on the card (``fits_on_card``). Every explanation names the arithmetic and the assumptions used.
+(``derived_bandwidth``; a per-pin rate said alone, ``memory_data_rate``), a link count against the card's NVLink
+bandwidth and its generation's per-link rate (``nvlink_links``), a model's memory need from its parameters and number
+format (``memory_need``) and whether it fits on the card (``fits_on_card``). Every explanation names the arithmetic
+and the assumptions used.
 
-Precision first: an over-estimate of a model's need may include overhead the text does not name, and a "does not
-fit" may count overhead, so only what the weights alone decide is flagged.
+Precision first: an over-estimate of a model's need may include overhead the text does not name, and a "does not fit"
+may count overhead, so only what the weights alone decide is flagged.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ MESSAGES = {
     "rate_bad": "{name}的显存位宽为{ref_bus} bit、带宽为{ref_bw} GB/s，对应的数据速率约为{ref_rate} Gbps；文中"
                 "“{stated}”不符（{bus} ÷ 8 × {rate} = {computed} GB/s）{note}。",
     "inconsistent": "；文中给出的{given} GB/s与位宽×速率不符",
+    "pin_ok": "{name}的显存带宽为{bw} GB/s、位宽为{bus} bit，数据速率为{bw} × 8 ÷ {bus} ≈ {rate} Gbps，"
+              "与文中“{stated}”相符。",
+    "pin_bad": "{name}的显存带宽为{bw} GB/s、位宽为{bus} bit，数据速率应为{bw} × 8 ÷ {bus} ≈ {rate} Gbps，"
+               "文中“{stated}”不正确。",
     "links_ok": "{name}的NVLink带宽为{bandwidth} GB/s，第{gen}代NVLink每条链路{per_link} GB/s（双向），"
                 "共{links}条，与文中“{stated}”相符{note}。",
     "links_bad": "{name}的NVLink带宽为{bandwidth} GB/s，第{gen}代NVLink每条链路{per_link} GB/s（双向），"
@@ -54,6 +59,8 @@ MESSAGES = {
 def check_derived(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     if claim.attribute == "derived_bandwidth":
         return _data_rate(claim, ref)
+    if claim.attribute == "memory_data_rate":
+        return _pin_rate(claim, ref)
     if claim.attribute == "nvlink_links":
         return _links(claim, ref)
     if claim.attribute == "memory_need":
@@ -99,6 +106,30 @@ def _data_rate(claim: Claim, ref: Reference) -> Check:
     if fitting:
         return Check(Verdict.SUPPORTED, MESSAGES["rate_ok"].format(**words), expected, *source)
     return Check(Verdict.CONTRADICTED, MESSAGES["rate_bad"].format(**words), expected, *source)
+
+
+def _pin_rate(claim: Claim, ref: Reference) -> Check:
+    """"GDDR6X显存速率为21Gb/s": the card's per-pin rate is its bandwidth × 8 ÷ its bus width."""
+    subject = claim.subject or ""
+    name = ref.name(subject)
+    if subject not in ref.products:
+        return Check(Verdict.UNVERIFIABLE, MESSAGES["unknown"].format(name=name), reason=Reason.NOT_IN_REFERENCE)
+    bandwidths, buses = _rows(ref, claim, "memory_bandwidth"), _rows(ref, claim, "memory_bus_width")
+    pairs = [(b, float(b.value), float(w.value)) for b in bandwidths for w in buses
+             if b.variant == w.variant or "base" in (b.variant, w.variant)]
+    if not pairs or not isinstance(claim.value, (int, float)):
+        return Check(Verdict.UNVERIFIABLE, MESSAGES["no_values"].format(name=name, what="显存位宽或带宽"),
+                     reason=Reason.NO_REFERENCE_VALUE)
+    stated = float(claim.value)
+    fitting = [(row, bw, w) for row, bw, w in pairs if abs(stated - bw * 8 / w) <= _RATE_SLACK * bw * 8 / w]
+    row, bw, w = (fitting or pairs)[0]
+    words = {"name": name, "bw": _fmt(bw), "bus": _fmt(w), "rate": _fmt(bw * 8 / w), "stated": claim.text.strip()}
+    expected = f"{_fmt(bw * 8 / w)} Gbps"
+    if fitting:
+        return Check(Verdict.SUPPORTED, MESSAGES["pin_ok"].format(**words), expected, row.source_url,
+                     row.source_title)
+    return Check(Verdict.CONTRADICTED, MESSAGES["pin_bad"].format(**words), expected, row.source_url,
+                 row.source_title)
 
 
 # ---- NVLink links ------------------------------------------------------------------------------------------------

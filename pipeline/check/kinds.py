@@ -19,6 +19,7 @@ CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check]] = {
     **dict.fromkeys(RELATIVE_ATTRIBUTES, check_relative),
     **dict.fromkeys(HISTORY_ATTRIBUTES, check_history),
     **dict.fromkeys(DERIVED_ATTRIBUTES, check_derived),
+    "memory_data_rate": check_derived,  # recomputed from the card's bandwidth and bus width
 }
 KIND_ATTRIBUTES = frozenset(CHECKS)
 

@@ -26,6 +26,7 @@ from .names import (
 )
 from .numbers import _card_count, _quantity_drafts
 from .process import process_drafts
+from .quantities import find_quantities
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .tables import cell_sentences, key_value_rows, table_claims
@@ -39,6 +40,7 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
     prev_end = 0
+    label: str | None = None  # a line that is only a label ("FP32：") for the figure on the next line
     index = len(seg.sentences)  # table rows are numbered after the prose sentences
     tables = sorted(doc.tables, key=lambda t: t.start)
     for sent in seg.sentences:
@@ -51,8 +53,9 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         prev_end = sent.end
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
-        for d in sentence_drafts(text, mentions, state, ref):
+        for d in _labelled_drafts(label, text, mentions, state, ref):
             claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
+        label = _label_line(text) if sent.kind is not BlockKind.HEADING else None
         update_topic(text, mentions, state)
         leave_sentence(state, sent, seg.norm, mentions)
         _update_pending(text, mentions, state)
@@ -60,6 +63,32 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         index = _table(doc, seg, table, ref, state, claims, index)
     claims.sort(key=lambda c: (c.start, c.end, c.attribute))
     return claims
+
+
+_LABEL_LINE = re.compile(r"[\s\-*•>]*([^,;。!?:|\n]{1,16}):\s*")
+
+
+_FIGURE_FIRST = re.compile(r"[\s\-*•>~≈约]*\d")  # a line that starts with its figure: the label is its cue
+
+
+def _label_line(text: str) -> str | None:
+    """A sentence that is only a label ("FP32：", "- 显存："): what the next line's figure is a figure of."""
+    hit = _LABEL_LINE.fullmatch(text)
+    return hit.group(1).strip() + ":" if hit and not find_quantities(hit.group(1)) else None
+
+
+def _labelled_drafts(label: str | None, text: str, mentions: list[Mention], state: DocState,
+                     ref: Reference) -> list[Draft]:
+    """The claims of a sentence, read after the label line before it when there is one ("FP32：" / "6.8 TFLOPS")."""
+    if label is None or not _FIGURE_FIRST.match(text):
+        return sentence_drafts(text, mentions, state, ref)
+    shift = len(label)
+    moved = [replace(m, start=m.start + shift, end=m.end + shift) for m in mentions]
+    out = []
+    for d in sentence_drafts(label + text, moved, state, ref):
+        if d.start >= shift:
+            out.append(replace(d, start=d.start - shift, end=d.end - shift))
+    return out
 
 
 def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: DocState, claims: list[Claim],

@@ -270,6 +270,10 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     one without a reference figure (INT4, 混合精度). Two written together before the number ("FP16/BF16 312
     TFLOPS") give both, "fp16|bf16": the figure is claimed for each, and is wrong if either is."""
     cs, ce = clause_bounds(text, q.start)
+    inside = next(((attr, m) for attr, pat in PRECISION_CUES for m in [pat.search(text, q.num_start, q.end)] if m),
+                  None)
+    if inside is not None:  # "29 FP32 TFLOPS": written between the number and its unit
+        return inside[0]
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     # "FP16 Tensor算力（FP32累加）": the accumulate precision is not the operands'

@@ -24,7 +24,7 @@ ROWS = tuple(r for r in load_figures() if r.kind != "term")
 TERMS = tuple(r for r in load_figures() if r.kind == "term")
 UNKNOWN = UNKNOWN_FIGURE
 # quantities worth recording though no row names their attribute: the units of hardware figures
-RECORDED_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "area", "length"})
+RECORDED_KINDS = frozenset({"rate", "tput", "freq", "size", "power", "bits", "area", "length", "count"})
 
 # a clause with one of these words says what its figure is not (a need, a PSU, the whole machine, a measurement):
 # the figure is understood, and left alone rather than recorded as not understood
@@ -47,7 +47,9 @@ _ANY_TERM = any_of(r.pattern for r in TERMS)
 _LABEL_GAP = re.compile(r"\s*(?:数|数量|数目|总数|的数量)?\s*(?:[:：=]|为|是|有|达|共|约|高达|多达|可达|最高|最多|最大|"
                         r"可|能|达到|提升至|提升到|在|:|传输|运行在|工作在)*\s*(?:了)?\s*(?:约|高达|多达)?\s*$")
 # before a count's noun: the classifier and a few describing characters ("176个ROP单元", "8个HBM3e堆栈")
-_COUNT_LEAD = re.compile(r"\s*(?:个|颗|条|组|块|路|套|枚)?\s*(?:的)?\s*")
+_COUNT_LEAD = re.compile(r"\s*(?:\\?\*\s*|×\s*)?(?:个|颗|条|组|块|路|套|枚)?\s*(?:的)?\s*")
+# a counted noun after a classifier: a word or a Han character, not punctuation
+_NOUN_AFTER = re.compile(r"[\s的]*[A-Za-z\u4e00-\u9fff]")
 _UNIT_AFTER = re.compile(r"\s*(?:的)?\s*")
 
 
@@ -80,14 +82,19 @@ def open_attribute(text: str, q: Quantity, mentions: list[Mention]) -> OpenFigur
         if _ANY[q.kind].match(text, at):
             for r in rows:
                 hit = r.pattern.match(text, at)
-                if hit:
+                if hit and _takes(r, q):
                     return OpenFigure(r, hit.group(0))
-    return _label_before(text[cs:q.start], rows, q)
+    return _label_before(text[cs:q.start], tuple(r for r in rows if _takes(r, q)), q)
+
+
+def _takes(row: FigureRow, q: Quantity) -> bool:
+    """A data rate is written per pin, in bits (21Gbps, 19.5Gb/s): a rate in bytes is a bandwidth."""
+    return row.kind != "data_rate" or q.in_bits
 
 
 def _label_before(left: str, rows: tuple[FigureRow, ...], q: Quantity) -> OpenFigure | None:
     """The row whose word ends nearest before the figure, with only a label gap between (no other number)."""
-    if not _ANY[q.kind].search(left):
+    if not rows or not _ANY[q.kind].search(left):
         return None
     best: tuple[int, int, FigureRow, str] | None = None
     for i, r in enumerate(rows):
@@ -109,6 +116,9 @@ def _label_before(left: str, rows: tuple[FigureRow, ...], q: Quantity) -> OpenFi
 def recorded(text: str, q: Quantity, mentions: list[Mention]) -> OpenFigure | None:
     """A hardware figure no word explains, recorded as such (attribute ``figure``) unless its clause or the one before
     says what it is not."""
+    if q.kind == "count" and (q.low == q.high == 1 or not _NOUN_AFTER.match(text, q.end) or any(
+            m.start >= q.end and not text[q.end:m.start].strip(" 的") for m in mentions)):
+        return None  # "共7个。", "一个SM有…" (the unit the figures after it are per), "256颗GH200" (a card count)
     if q.kind not in RECORDED_KINDS or (q.kind == "size" and _glosses_a_card(text, q, mentions)):
         return None
     cs, ce = clause_bounds(text, q.start)
@@ -138,8 +148,11 @@ def _glosses_a_card(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     return False
 
 
-def value_in_unit(row: FigureRow, q: Quantity) -> float:
-    """The figure in the row's unit (quantities are read in GB, GB/s, W, MHz, mm)."""
+def value_in_unit(row: FigureRow, q: Quantity, text: str = "") -> float | str:
+    """The figure in the row's unit (quantities are read in GB, GB/s, W, MHz, mm); a version as written (8.9)."""
+    if row.kind == "version":
+        written = _VERSION.match(text, q.num_start)
+        return written.group(0) if written else f"{q.low:g}"
     value = q.low
     if row.kind == "data_rate":
         return value * 8.0  # GB/s -> Gb/s (a per-pin rate is written in bits)
@@ -148,6 +161,9 @@ def value_in_unit(row: FigureRow, q: Quantity) -> float:
     if row.kind == "size" and row.unit == "MB":
         return value * 1e3
     return value
+
+
+_VERSION = re.compile(r"\d+(?:\.(?:\d+|x))?", re.I)
 
 
 def terms(text: str, mentions: list[Mention]) -> list[tuple[int, int, FigureRow]]:

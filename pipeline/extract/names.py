@@ -179,7 +179,7 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
         cs, ce = cues.clause_bounds(text, m.start)
         if not (_INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])):
             continue
-        if cues.NEGATION.search(text[cs:ce]) or not any(o.kind in SUBJECT_KINDS for o in mentions):
+        if cues.NEGATION.search(text[cs:ce]):
             continue
         # the value as written: the generation, and the lanes when the text gives them ("PCIe 3.0 x8")
         lanes = re.match(r"\s*[x×]\s*(\d{1,2})(?!\d)", text[m.end:])

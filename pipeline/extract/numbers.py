@@ -86,7 +86,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             continue
         if _about_a_class(text, q, mentions):
             continue
-        owner = (respectively.get(q.start) or _bracket_owner(text, q, mentions)
+        owner = (respectively.get(q.start) or _bracket_owner(text, q, mentions) or _timeline_owner(text, q, mentions)
                  or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions))
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
         if not subjects:  # a figure of no card the text names: recorded, with no owner, never checked
@@ -95,17 +95,23 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if attr == "cores":
                 attr = "stream_processors" if ref.vendor_of(subj.ref) == "amd" else "cuda_cores"
             multiplier, total_said = _multiplier(text, q, subj, state, expression_totals, unbound)
-            value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
+            value: float | int | str | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
             unit = q.unit
+            if q.kind == "date":
+                value, unit = q.written_unit, None  # "2022-03"
             if attr == "cache_size":
                 value = [v * 1000 for v in value] if isinstance(value, list) else value * 1000
                 unit = "MB"
             if opened is not None and opened.row is not None:
                 row = opened.row
-                value = ([value_in_unit(row, q), value_in_unit(row, replace(q, value=q.high))]
-                         if isinstance(value, list) else value_in_unit(row, q))
+                if row.kind == "version":
+                    value = value_in_unit(row, q, text)
+                elif isinstance(value, list):
+                    value = [float(value_in_unit(row, q)), float(value_in_unit(row, replace(q, value=q.high)))]
+                else:
+                    value = value_in_unit(row, q)
                 unit = row.unit or None
-                if row.kind == "count" and not isinstance(value, list):
+                if row.kind == "count" and not isinstance(value, (list, str)):
                     if not float(value).is_integer():
                         continue
                     value = int(value)
@@ -385,7 +391,19 @@ def _bracket_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject |
     return Subject(m.ref, m.text, None, 1, "clause", m)
 
 
-_ITEM_START = re.compile(r"[\s\-*•#>\d.、)]*")
+_ITEM_START = re.compile(r"[\s\-*•#>\d.、)_]*")
+
+
+_TIMELINE = re.compile(r"[\s*_]*[:：]\s*")
+
+
+def _timeline_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
+    """"**2022-03**: H100发布": a date that opens its line as a label is the date of the card named right after it."""
+    if q.kind not in ("date", "year") or not _ITEM_START.fullmatch(text, 0, q.start):
+        return None
+    gap = _TIMELINE.match(text, q.end)
+    m = next((m for m in mentions if gap and m.start == gap.end() and m.kind in SUBJECT_KINDS), None)
+    return as_subject(text, m, "clause") if m is not None else None
 
 
 def _die_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
@@ -434,7 +452,9 @@ def _from_value_owner(text: str, q: Quantity, mentions: list[Mention], ref: Refe
     return as_subject(text, cards[older if source else newer])
 
 
-def _round(value: float | int | list[float]) -> float | int | list[float]:
+def _round(value: float | int | str | list[float]) -> float | int | str | list[float]:
+    if isinstance(value, str):
+        return value
     if isinstance(value, list):
         return [round(v, 4) for v in value]
     if isinstance(value, float) and value.is_integer():
@@ -462,6 +482,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
     if q.kind == "rate":
         # a card's own name is no cue: "H100 PCIe的显存带宽" speaks of memory, not of the PCIe link
         attr, generic = cues.rate_attribute(_blank_names(text, mentions), q)
+        if attr == "memory_bandwidth" and q.in_bits and q.high * 8 <= _MAX_PIN_RATE:
+            return None, None  # "显存运行速度15 Gbps": a per-pin data rate (the open vocabulary's), no bandwidth
         if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
             attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
         sentence_so_far = text[:cues.clause_bounds(text, q.start)[1]]
@@ -534,6 +556,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             scope = "dense" if cues.DENSE.search(label.group(1)) else "sparse" if cues.SPARSE.search(
                 label.group(1)) else scope
         return attr, scope if attr else None
+    if q.kind == "date":  # "2022年3月发布", "发售时间：2022 年 11 月", "**2022-03**: H100发布"
+        cs, ce = cues.clause_bounds(text, q.start)
+        said = cues.YEAR_CUE.search(text[cs:ce]) or _bracket_owner(text, q, mentions) is not None
+        return ("launch_date", None) if said else (None, None)
     if q.kind == "year":
         cs, ce = cues.clause_bounds(text, q.start)
         named = _bracket_owner(text, q, mentions) is not None and q.high == q.low
@@ -562,8 +588,9 @@ def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
     clause = text[cs:ce]
-    if q.kind == "rate" and cues.NOT_THE_CARDS_RATE.search(clause) and not cues.link_named(clause):
-        return True  # network, storage or host links (an NVLink network is still NVLink)
+    if q.kind == "rate" and cues.NOT_THE_CARDS_RATE.search(clause) and not cues.link_named(clause) and not (
+            q.in_bits and _MEMORY_WORD.search(clause)):
+        return True  # network, storage or host links (an NVLink network is still NVLink; 显存…15 Gbps is per pin)
     if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
             and cues.HOST_MEMORY.search(clause):
         return True  # the host's RAM (把部分层offload到64GB内存)
@@ -587,6 +614,8 @@ def _previous_generation(left: str) -> bool:
     return hit is not None and not _COMPARED_WITH.search(left[:hit.start()])
 
 
+_MEMORY_WORD = re.compile(r"显存|GDDR|HBM|记忆体", re.I)
+_MAX_PIN_RATE = 40.0  # Gb/s: no memory's per-pin rate is faster, no card's bandwidth slower
 _COMPARED_WITH = re.compile(r"(?:相比|相较|比起|对比|较之?|比)\s*(?:于)?\s*$")
 
 

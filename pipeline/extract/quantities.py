@@ -26,7 +26,8 @@ _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 # whichever way they are written (Google's "32 GiB" HBM is the "32GB" of other pages); a GiB/s rate stays unread
 _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGT]Bps|[KMGTkmgt]B(?=\s*(?:每秒|/秒)))"
-    r"|(?P<tput>(?:[PTGptg]|Peta|Tera|Giga|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)|[PT]OPS|[PT]ops)"
+    r"|(?P<tput>(?:(?:FP|INT|BF|TF)\d{1,2}\s?)?"  # "29 FP32 TFLOPS", "101.90 INT8 TOPS": the precision between
+    r"(?P<tput_unit>(?:[PTGptg]|Peta|Tera|Giga|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)|[PT]OPS|[PT]ops))"
     r"|(?P<freq>[MmGg][Hh][Zz])"
     r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
     r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
@@ -49,6 +50,12 @@ _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>{_WAN}))?|(?P<cn>{_CN_NUM})"
 _QUANTITY = with_first_chars(
     rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
+# a date to the month (or the day): 2022年3月, 2022 年 11 月 30 日, 2022-03, 2024/11/13
+# ("2024.11.13" only with its day: 1999.5 is a number)
+_DATE = re.compile(r"(?<![\d.\-/])(?P<y>(?:199\d|20[0-3]\d))\s*(?:年\s*(?P<m>1[0-2]|0?[1-9])\s*月"
+                   r"(?:\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*日)?"
+                   r"|[-/](?P<m2>1[0-2]|0[1-9]|[1-9])(?:[-/](?P<d2>3[01]|[12]\d|0[1-9]|[1-9]))?(?![\d.\-/A-Za-z])"
+                   r"|\.(?P<m3>1[0-2]|0[1-9]|[1-9])\.(?P<d3>3[01]|[12]\d|0[1-9]|[1-9])(?![\d.\-/A-Za-z]))")
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
@@ -73,8 +80,8 @@ class Quantity:
     end: int
     num_start: int
     value: float | tuple[float, float]
-    unit: str | None  # GB, GB/s, W, MB, bit, year, count, TFLOPS, ratio, percent, None
-    kind: str  # size, rate, power, bits, year, count, tput, ratio, percent, freq, area, length, bare
+    unit: str | None  # GB, GB/s, W, MB, bit, year, date, count, TFLOPS, ratio, percent, None
+    kind: str  # size, rate, power, bits, year, date, count, tput, ratio, percent, freq, area, length, bare
     qualifier: Qualifier = Qualifier.EXACT
     written_unit: str = ""
     in_bits: bool = False  # a rate written in bits (Gb/s), converted to bytes
@@ -143,7 +150,7 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
     if kind == "power":
         return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
     if kind == "tput":  # in TFLOPS (TOPS for integer operations)
-        w = written.upper()
+        w = m.group("tput_unit").upper()
         prefix = w[0] if w[0] in "PTG" else ""
         return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
             {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
@@ -195,6 +202,10 @@ def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
             raw.append(Quantity(m.start(), m.end(), m.start("num"), value * scale, "GB/s", "rate",
                                 written_unit="每秒" + m.group("unit"),
                                 resolution=resolution_of(m.group("num")) * scale, scale=scale))
+    for m in _DATE.finditer(text) if "年" in text or "-" in text or "/" in text else ():
+        month, day = m.group("m") or m.group("m2") or m.group("m3"), m.group("d") or m.group("d2") or m.group("d3")
+        written = f"{m.group('y')}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
+        raw.append(Quantity(m.start(), m.end(), m.start(), float(m.group("y")), "date", "date", written_unit=written))
     taken = [(q.start, q.end) for q in raw]
     for m in _QUANTITY.finditer(text):
         if any(s <= m.start() < e for s, e in taken):

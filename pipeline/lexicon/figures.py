@@ -3,12 +3,12 @@ attributes the dedicated extractors read (memory, bandwidth, cores, power, throu
 
 Columns: ``attribute`` (the claim's attribute), ``words`` (its cue words, ``|``-separated regular-expression
 fragments matched on normalised text, so Simplified words also match Traditional text), ``kind`` (which numbers it
-takes: ``count``, ``freq``, ``data_rate``, ``size``, ``length``, ``power``, ``rate``, ``tput``, ``date``; or ``term``:
-the words themselves are the value), ``value`` (a ``term`` row's value), ``unit`` (the claim's unit), ``scope``
-(``product``, ``chip``, ``unit:SM``…, ``system``, ``link``: what the figure is usually the figure of), ``label`` (its
-Chinese name in reports and explanations), ``example`` (a sentence written for the row) and ``expect`` (what the
-extractor makes of it, as in the other lexicon tables). Adding an attribute is adding a row; ``tests/test_lexicon.py``
-runs every example.
+takes: ``count``, ``freq``, ``data_rate``, ``size``, ``length``, ``power``, ``rate``, ``tput``, ``date``, ``version``
+(kept as written: 8.9); or ``term``: the words themselves are the value), ``value`` (a ``term`` row's value),
+``unit`` (the claim's unit), ``scope`` (``product``, ``chip``, ``unit:SM``…, ``system``, ``link``: what the figure is
+usually the figure of), ``label`` (its Chinese name in reports and explanations), ``example`` (a sentence written for
+the row) and ``expect`` (what the extractor makes of it, as in the other lexicon tables). Adding an attribute is
+adding a row; ``tests/test_lexicon.py`` runs every example.
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ from .scanning import with_first_chars
 
 FIGURES = Path(__file__).resolve().parent / "figures.csv"
 FIGURE_COLUMNS = ("attribute", "words", "kind", "value", "unit", "scope", "label", "example", "expect")
-KINDS = frozenset({"count", "freq", "data_rate", "size", "length", "power", "rate", "tput", "date", "term", "area"})
+KINDS = frozenset({"count", "freq", "data_rate", "size", "length", "power", "rate", "tput", "date", "term", "area",
+                   "version"})
 SCOPES = frozenset({"product", "chip", "system", "link", "unit"})
 # the quantity kinds (pipeline.extract.quantities) each figure kind takes
 QUANTITY_KINDS: dict[str, frozenset[str]] = {
     "count": frozenset({"count", "bare"}), "freq": frozenset({"freq"}), "data_rate": frozenset({"rate"}),
     "size": frozenset({"size"}), "length": frozenset({"length"}), "power": frozenset({"power"}),
     "rate": frozenset({"rate"}), "tput": frozenset({"tput"}), "date": frozenset({"year"}), "term": frozenset(),
-    "area": frozenset({"area"}),
+    "area": frozenset({"area"}), "version": frozenset({"bare"}),
 }
 
 
