@@ -23,10 +23,14 @@ ENTITIES = [
     ("DGX H100", "system", "dgx_h100"), ("GB200 NVL72", "system", "gb200_nvl72"),
     ("DGX GB200", "system", "gb200_nvl72"),
     ("NVIDIA DGX H100", "system", "dgx_h100"), ("HGX H100", "system", "hgx_h100_8"),
+    ("Fermi", "architecture", "fermi"), ("费米架构", "architecture", "fermi"),
+    ("Tesla架构", "architecture", "tesla_architecture"), ("Tesla微架构", "architecture", "tesla_architecture"),
+    ("Rubin", "architecture", "rubin"), ("GCN 1.0", "architecture", "gcn_1"), ("GCN 1.1", "architecture", "gcn_2"),
+    ("GCN3", "architecture", "gcn_3"), ("Polaris架构", "architecture", "gcn_4"), ("Vega架构", "architecture", "gcn_5"),
     ("H100", "product", "nvidia_h100"), ("英伟达H100", "product", "nvidia_h100"),
     ("RTX 30系列", "series", "nvidia_rtx_30"), ("NVLink", "term", "nvlink"),
 ]
-NOT_FOUND = ["H2O", "GH1000", "PCIe 9.0", "DGX H900", "", "   "]
+NOT_FOUND = ["H2O", "GH1000", "PCIe 9.0", "DGX H900", "", "   ", "Tesla", "GCN"]  # the brand is no architecture
 FACTS = [  # entity, attribute, per, expected values (any order)
     ("gh100", "sm_count", "", {144}), ("gh100", "transistors", "", {80}), ("gh100", "die_size", "", {814}),
     ("gh100", "cache_size", "", {60}), ("gh100", "process_node", "", {"4N"}), ("gh100", "foundry", "", {"TSMC"}),

@@ -75,7 +75,7 @@ BAD_CELLS = [
     ("links", "nvlink_4", "kind", "usb", "kind must be one of pcie, nvlink"),
     ("links", "nvlink_4", "per_link_per_direction", "5000", "per_link_per_direction must be within 0.1-2000 GB/s"),
     ("links", "nvlink_4", "links_per_gpu", "eighteen", "links_per_gpu must be a number"),
-    ("links", "nvlink_4", "architectures", "Hopper|Rubin", "architecture Rubin not found in architectures.csv"),
+    ("links", "nvlink_4", "architectures", "Hopper|Feynman", "architecture Feynman not found in architectures.csv"),
     ("links", "nvlink_4", "aliases", "NVLink 4|HBM3", "alias 'HBM3' also names hbm3 in terms.csv"),
     ("links", "pcie_4_x16", "per_lane_per_direction", "500", "per_lane_per_direction must be within 0.01-128 GB/s"),
 ]
