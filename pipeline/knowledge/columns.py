@@ -51,12 +51,14 @@ _PER_UNIT: tuple[FactColumn, ...] = (
     _n("registers_per_unit_kb", "register_file", "KB", per="@unit"),
     _n("ldst_per_unit", "ldst_units", per="@unit"), _n("sfu_per_unit", "sfu_units", per="@unit"),
     _n("tmus_per_unit", "tmus", per="@unit"),
-    _n("warp_schedulers_per_unit", "warp_schedulers", per="@unit"), _n("dispatch_per_unit", "dispatch_units", per="@unit"),
+    _n("warp_schedulers_per_unit", "warp_schedulers", per="@unit"),
+    _n("dispatch_per_unit", "dispatch_units", per="@unit"),
 )
 # one partition (processing block) of an SM: Maxwell and later have four (GP100 two)
 _PER_PARTITION: tuple[FactColumn, ...] = (
     _n("fp32_per_partition", "fp32_cores", per="partition"), _n("int32_per_partition", "int32_cores", per="partition"),
-    _n("fp64_per_partition", "fp64_cores", per="partition"), _n("tensor_per_partition", "tensor_cores", per="partition"),
+    _n("fp64_per_partition", "fp64_cores", per="partition"),
+    _n("tensor_per_partition", "tensor_cores", per="partition"),
     _n("ldst_per_partition", "ldst_units", per="partition"), _n("sfu_per_partition", "sfu_units", per="partition"),
     _n("warp_schedulers_per_partition", "warp_schedulers", per="partition"),
     _n("dispatch_per_partition", "dispatch_units", per="partition"),

@@ -256,8 +256,8 @@ class Reference:
                     return own
             if attribute in CPU_ATTRIBUTES:
                 return [r for chip in self.cpus_of(entity_id) for r in self.facts(chip, attribute, per)]
-            found = [r for chip in self.chips_of(entity_id) for r in self.facts(chip, attribute, per)]
-            return found or (limit_facts(self, entity_id, attribute, per) if limit else [])
+            of_chips = [r for chip in self.chips_of(entity_id) for r in self.facts(chip, attribute, per)]
+            return of_chips or (limit_facts(self, entity_id, attribute, per) if limit else [])
         own = self.knowledge.get((entity_id, attribute, per), [])
         if own:
             return list(own)
