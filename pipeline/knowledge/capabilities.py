@@ -9,18 +9,35 @@ for per SM or as a whole-entity figure.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from .columns import NAMED_LIMITS, split_items
-
-if TYPE_CHECKING:
-    from .reference import Reference, SpecRow
 
 KIND = "compute_capability"
 
 
-def capability_ids(ref: Reference, entity_id: str) -> list[str]:
+class Tables(Protocol):
+    """What the look-up reads of ``reference.Reference`` (which imports this module, so it is not imported here)."""
+
+    @property
+    def items(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def products(self) -> Mapping[str, object]: ...
+
+    @property
+    def knowledge(self) -> Mapping[tuple[str, str, str], Sequence[Any]]: ...
+
+    def kind_of(self, ref_id: str) -> str | None: ...
+
+    def chips_of(self, product_id: str) -> list[str]: ...
+
+    def chips_of_architecture(self, architecture_id: str) -> list[str]: ...
+
+
+def capability_ids(ref: Tables, entity_id: str) -> list[str]:
     """The compute_capabilities.csv ids of a capability, chip, architecture or product (first seen first)."""
     table = ref.items.get(KIND, {})
     if entity_id in table:
@@ -38,11 +55,11 @@ def capability_ids(ref: Reference, entity_id: str) -> list[str]:
     return _unique(cid for chip in ref.chips_of_architecture(entity_id) for cid in capability_ids(ref, chip))
 
 
-def limit_facts(ref: Reference, entity_id: str, attribute: str, per: str = "") -> list[SpecRow]:
-    """The limit ``attribute`` of ``entity_id``'s compute capabilities, one row per capability."""
+def limit_facts(ref: Tables, entity_id: str, attribute: str, per: str = "") -> list[Any]:
+    """The limit ``attribute`` of ``entity_id``'s compute capabilities, one ``SpecRow`` per capability."""
     accepted = ("", "SM") if per == "SM" or (not per and attribute in NAMED_LIMITS) else (per,)
     ids = capability_ids(ref, entity_id)
-    out: list[SpecRow] = []
+    out: list[Any] = []
     for cid in ids:
         rows = next((r for p in accepted if (r := ref.knowledge.get((cid, attribute, p)))), [])
         capability = ref.items[KIND][cid].fields.get("capability", cid)
@@ -50,5 +67,5 @@ def limit_facts(ref: Reference, entity_id: str, attribute: str, per: str = "") -
     return out
 
 
-def _unique(ids: object) -> list[str]:
-    return list(dict.fromkeys(ids))  # type: ignore[call-overload]
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
