@@ -9,16 +9,19 @@ from ..config import Tolerance
 from ..extract.derived import DERIVED_ATTRIBUTES
 from ..extract.history import HISTORY_ATTRIBUTES
 from ..extract.relative import RELATIVE_ATTRIBUTES
+from ..extract.support import SUPPORT_ATTRIBUTES
 from ..knowledge.reference import Reference
 from ..records import Check, Claim
 from .derived import check_derived
 from .history import check_history
 from .relative import check_relative
+from .support import check_supports
 
 CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check]] = {
     **dict.fromkeys(RELATIVE_ATTRIBUTES, check_relative),
     **dict.fromkeys(HISTORY_ATTRIBUTES, check_history),
     **dict.fromkeys(DERIVED_ATTRIBUTES, check_derived),
+    **dict.fromkeys(SUPPORT_ATTRIBUTES, check_supports),
 }
 KIND_ATTRIBUTES = frozenset(CHECKS)
 

@@ -28,6 +28,7 @@ from .numbers import _card_count, _quantity_drafts
 from .process import process_drafts
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
+from .support import support_drafts
 from .tables import cell_sentences, key_value_rows, table_claims
 from .topic import carried_system, enter_sentence, leave_sentence
 
@@ -193,6 +194,7 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += process_drafts(text, mentions, state, ref)
     drafts += relative_drafts(text, mentions, state, ref, drafts)
     drafts += history_drafts(text, mentions, state, ref)
+    drafts += support_drafts(text, mentions, state, ref, drafts)
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
     return without_open_overlaps(drafts)

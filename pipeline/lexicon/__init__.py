@@ -169,7 +169,7 @@ ROLES: dict[str, RoleSpec] = {
     "generation_of": RoleSpec("history", "第N代<word>: the architectures column it is counted in",
                               frozenset({"tensor_core_generation", "rt_core_generation",
                                          "transformer_engine_generation", "nvlink_generation",
-                                         "nvswitch_generation"})),
+                                         "nvswitch_generation", "nvlink_c2c_generation"})),
     "introduce_verb": RoleSpec("history", "X<word>F: X introduced F", _NONE),
     "introduced_in": RoleSpec("history", "F<word>X: F first appeared in X", _NONE),
     "introduced_at": RoleSpec("history", "F<word>X…引入/出现: F first appeared in X (the verb after X)", _NONE),
@@ -179,6 +179,12 @@ ROLES: dict[str, RoleSpec] = {
                            "architectures.csv's named_after uses)",
                            frozenset({"physicist", "mathematician", "computer scientist", "astronomer", "statistician",
                                       "scientist"})),
+    # facts.csv: what hardware has and how it is built (pipeline/extract/support.py, lineage.py, terms.py, labels.py)
+    "support_verb": RoleSpec("facts", "X<word>F: X has the feature F", _NONE),
+    "lack_verb": RoleSpec("facts", "X<word>F: X lacks F (removed: it had it before)", frozenset({"absent", "removed"})),
+    "only_word": RoleSpec("facts", "X<word>支持Y: only Y (the alternatives to Y are denied)", _NONE),
+    "only_alternative": RoleSpec("facts", "仅支持<word>: the features an 'only' denies (the owner's vendor's one is "
+                                 "the claim)", None, multi=True),
     # derived.csv: figures the text computes (pipeline/extract/derived.py)
     "bytes_per_param": RoleSpec("derived", "a number format a model's weights are stored in (value: bytes)",
                                 frozenset({"4", "2", "1", "0.5"})),

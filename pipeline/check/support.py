@@ -1,0 +1,127 @@
+"""Feature support checked against the relation tables: a product's own row (product_features.csv), else its
+architecture's (architecture_features.csv), else precisions.csv; an architecture by its row; a series by its
+members (every one must agree). ``negated`` claims are right when the owner lacks the feature; ``removed`` ones
+(取消了, 不再支持) when it lacks it and a predecessor had it. What the tables do not know is ``unverifiable``
+(reason ``no_fact``). Explanations come from the catalogue's ``supports.*`` templates."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..config import Tolerance
+from ..knowledge.facts import Feature, FeatureStatus, Source
+from ..knowledge.reference import Reference
+from ..lexicon.labels import message
+from ..records import Check, Claim, Reason, Verdict
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+from .history import architecture_of
+
+
+@dataclass(frozen=True)
+class Verdictable:
+    """What the tables say of one owner: has it (True/False/None), the row it comes from, how to name the owner."""
+
+    has: bool | None
+    row: FeatureStatus | None
+    owner: str
+    partial: bool = False
+
+
+def feature_label(feature: Feature) -> str:
+    """The feature as an editor reads it: its own name, or its Chinese name where the name is a description."""
+    words = feature.name.replace("-", " ").split()
+    described = any(w.islower() and w.isalpha() and len(w) >= 3 for w in words)
+    return feature.name_zh if described and feature.name_zh else feature.name
+
+
+def check_supports(claim: Claim, ref: Reference, tol: Tolerance | None = None) -> Check:
+    feature = ref.relations.feature(str(claim.value))
+    subject = claim.subject or ""
+    if feature is None:
+        return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", owner=ref.name(subject), feature=claim.value),
+                     reason=Reason.NO_FACT)
+    label = feature_label(feature)
+    if not ref.knows(subject):
+        return Check(Verdict.UNVERIFIABLE, message("supports.unknown", owner=ref.name(subject), feature=label),
+                     reason=Reason.NOT_IN_REFERENCE)
+    found = [status_of(ref, pid, feature.name, claim.variant) for pid in ref.members(subject)]
+    known = [f for f in found if f.has is not None]
+    if not known or len(known) < len(found) and subject in ref.series:
+        return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", owner=ref.name(subject), feature=label),
+                     reason=Reason.NO_FACT)
+    if len({f.has for f in known}) > 1:  # a series whose members differ: not said of each
+        return Check(Verdict.UNVERIFIABLE, message("supports.members_differ", owner=ref.name(subject), feature=label),
+                     reason=Reason.OWNER_UNCERTAIN)
+    fact = known[0]
+    has = bool(fact.has)
+    negated = bool(claim.extra.get("negated"))
+    adopted = feature.category in _ADOPTED
+    words = {"owner": fact.owner, "feature": label, "stated": claim.text.strip(), "why": _why(fact),
+             "has": "采用" if adopted else "支持", "hasnot": "没有采用" if adopted else "不支持"}
+    row = fact.row
+    source = (row.source.url, row.source.title) if row is not None else ("", "")
+    expected = (words["has"] if has else words["hasnot"]) + label
+    if claim.extra.get("removed") and not has:
+        before = _had_before(ref, subject, feature.name)
+        if before:
+            return Check(Verdict.SUPPORTED, message("supports.removed_ok", before=before, **words), expected,
+                         *source)
+    if negated == (not has):
+        key = "supports.lacks_ok" if negated else "supports.has_ok"
+        return Check(Verdict.SUPPORTED, message(key, **words), expected, *source)
+    key = "supports.lacks_bad" if negated else "supports.has_bad"
+    return Check(Verdict.CONTRADICTED, message(key, **words), expected, *source)
+
+
+# features a design adopts rather than supports (a package of several dies, a kind of memory)
+_ADOPTED = frozenset({"packaging", "memory"})
+
+
+def _why(fact: Verdictable) -> str:
+    """The row's note when it is written for an editor (in Chinese); the English notes stay in the tables."""
+    note = fact.row.note if fact.row is not None else ""
+    return f"（{note}）" if HAN.search(note) else ""
+
+
+def status_of(ref: Reference, subject: str, feature: str, variant: str | None = None) -> Verdictable:
+    """Whether a product or architecture has the feature: the product's row, its architecture's, precisions.csv."""
+    facts = ref.relations
+    name = ref.name(subject)
+    if subject in ref.products:
+        rows = [r for r in facts.product_status(subject, feature, variant) if r.has is not None]
+        if rows and len({r.has for r in rows}) == 1:
+            return Verdictable(rows[0].has, rows[0], name)
+        if rows:  # variants differ and the text names none of them
+            return Verdictable(None, rows[0], name)
+    arch = architecture_of(ref, subject)
+    if arch is None:
+        return Verdictable(None, None, name)
+    owner = name if arch.item_id == subject else f"{name}（{arch.name}架构）"
+    row = facts.architecture_status(arch.item_id, feature)
+    if row is not None and row.status == "partial":
+        # some chips of the architecture have it: true of the architecture, not knowable of one card
+        return Verdictable(True if arch.item_id == subject else None, row, owner, partial=True)
+    if row is not None and row.has is not None:
+        return Verdictable(row.has, row, owner)
+    said = ref.precisions.get((arch.name, feature.upper()))
+    if said is not None:
+        return Verdictable(said[0], FeatureStatus(arch.item_id, feature, "supported" if said[0] else "absent", "",
+                                                  Source(said[1], said[2])), owner)
+    return Verdictable(None, row, owner)
+
+
+def _had_before(ref: Reference, subject: str, feature: str) -> str:
+    """The predecessor (product, or the architecture's) that had the feature, for 取消了 claims."""
+    facts = ref.relations
+    kind = "product" if subject in ref.products else "architecture"
+    for s in facts.predecessors(subject, kind):
+        if status_of(ref, s.item, feature).has:
+            return ref.name(s.item)
+    arch = architecture_of(ref, subject)
+    if arch is not None:
+        for s in facts.predecessors(arch.item_id, "architecture"):
+            if status_of(ref, s.item, feature).has:
+                return f"{ref.name(s.item)}架构"
+    return ""
