@@ -14,9 +14,9 @@ from ..knowledge.facts import Feature, FeatureStatus, Source
 from ..knowledge.reference import Reference
 from ..lexicon.labels import message
 from ..records import Check, Claim, Reason, Verdict
+from .history import architecture_of
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
-from .history import architecture_of
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,15 @@ def check_supports(claim: Claim, ref: Reference, tol: Tolerance | None = None) -
                      reason=Reason.NOT_IN_REFERENCE)
     found = [status_of(ref, pid, feature.name, claim.variant) for pid in ref.members(subject)]
     known = [f for f in found if f.has is not None]
-    if not known or len(known) < len(found) and subject in ref.series:
+    if not known or (len(known) < len(found) and subject in ref.series):
         return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", owner=ref.name(subject), feature=label),
                      reason=Reason.NO_FACT)
     if len({f.has for f in known}) > 1:  # a series whose members differ: not said of each
         return Check(Verdict.UNVERIFIABLE, message("supports.members_differ", owner=ref.name(subject), feature=label),
                      reason=Reason.OWNER_UNCERTAIN)
     fact = known[0]
+    if subject in ref.series:
+        fact = Verdictable(fact.has, fact.row, ref.name(subject), fact.partial)
     has = bool(fact.has)
     negated = bool(claim.extra.get("negated"))
     adopted = feature.category in _ADOPTED
@@ -90,11 +92,12 @@ def status_of(ref: Reference, subject: str, feature: str, variant: str | None = 
     facts = ref.relations
     name = ref.name(subject)
     if subject in ref.products:
-        rows = [r for r in facts.product_status(subject, feature, variant) if r.has is not None]
+        own = facts.product_status(subject, feature, variant)
+        rows = [r for r in own if r.has is not None]
         if rows and len({r.has for r in rows}) == 1:
             return Verdictable(rows[0].has, rows[0], name)
-        if rows:  # variants differ and the text names none of them
-            return Verdictable(None, rows[0], name)
+        if own:  # the card's own row says the tables do not know, or its variants differ and the text names none
+            return Verdictable(None, own[0], name)
     arch = architecture_of(ref, subject)
     if arch is None:
         return Verdictable(None, None, name)

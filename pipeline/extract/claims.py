@@ -16,6 +16,8 @@ from .derived import derived_drafts
 from .draft import Draft
 from .figures import term_drafts, without_open_overlaps
 from .history import history_drafts
+from .lineage import lineage_drafts
+from .links import link_fact_drafts
 from .names import (
     _chip_substitution_drafts,
     _identity_drafts,
@@ -30,6 +32,7 @@ from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .support import support_drafts
 from .tables import cell_sentences, key_value_rows, table_claims
+from .terms import term_fact_drafts
 from .topic import carried_system, enter_sentence, leave_sentence
 
 
@@ -195,6 +198,9 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += relative_drafts(text, mentions, state, ref, drafts)
     drafts += history_drafts(text, mentions, state, ref)
     drafts += support_drafts(text, mentions, state, ref, drafts)
+    drafts += term_fact_drafts(text, mentions, state, ref)
+    drafts += link_fact_drafts(text, mentions, state, ref)
+    drafts += lineage_drafts(text, mentions, state, ref, drafts)
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
     return without_open_overlaps(drafts)

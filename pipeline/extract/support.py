@@ -35,10 +35,10 @@ _VERB_BEFORE = re.compile(rf"(?:(?P<lack>{_W('lack_verb')})|(?P<has>{_HAS}))\s*{
 _ONLY = re.compile(rf"(?:{_W('only_word')})\s*(?:{_HAS}|走|使用|通过|依靠|依赖|用)?\s*$", re.I)
 _ALTERNATIVES = tuple((value, pattern) for value, pattern in LEX.groups("only_alternative"))
 # "F被取消", "F已经被移除": the verb after the feature
-_PASSIVE_AFTER = re.compile(rf"^\s*(?:技术|功能|支持|特性)?\s*(?:也|都|已经?|已)?\s*被?\s*(?:{_W('lack_verb', 'removed')})",
-                            re.I)
+_PASSIVE_AFTER = re.compile(
+    rf"\s*(?:技术|功能|支持|特性)?\s*(?:也|都|已经?|已)?\s*被?\s*(?:{_W('lack_verb', 'removed')})", re.I)
 # "X的F架构", "X的F技术": a possessive that presupposes the feature (only before these nouns)
-_POSSESSED = re.compile(r"^\s*(?:架构|技术|功能|单元|引擎)")
+_POSSESSED = re.compile(r"\s*(?:架构|技术|功能|单元|引擎)")
 _OF = re.compile(r"的\s*$")
 # a list of cards before the verb: joined by 和/与/及/、/ or a slash
 _LIST_GAP = re.compile(rf"\s*(?:/|／|{LEX.alt('list_joiner')}|{LEX.alt('coordinator')})\s*")
@@ -68,7 +68,7 @@ def support_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
 
 def _said(text: str, hit: re.Match[str], feature: str, mentions: list[Mention], state: DocState,
           ref: Reference) -> list[Draft]:
-    cs, ce = cues.clause_bounds(text, hit.start())
+    cs, _ce = cues.clause_bounds(text, hit.start())
     left = text[cs:hit.start()]
     verb = _VERB_BEFORE.search(left)
     removed = negated = False
@@ -85,7 +85,8 @@ def _said(text: str, hit: re.Match[str], feature: str, mentions: list[Mention], 
         start = hit.start()
     else:
         return []
-    end = hit.end() + (m.end() if (m := _PASSIVE_AFTER.match(text, hit.end())) and removed and verb is None else 0)
+    passive = _PASSIVE_AFTER.match(text, hit.end()) if removed and verb is None else None
+    end = passive.end() if passive is not None else hit.end()
     owners = _owners(text, start, mentions, state, ref)
     extra: dict[str, object] = {**({"negated": True} if negated else {}), **({"removed": True} if removed else {})}
     return [_draft(min(start, hit.start()), end, o, feature, ref, dict(extra)) for o in owners]

@@ -185,6 +185,22 @@ ROLES: dict[str, RoleSpec] = {
     "only_word": RoleSpec("facts", "X<word>支持Y: only Y (the alternatives to Y are denied)", _NONE),
     "only_alternative": RoleSpec("facts", "仅支持<word>: the features an 'only' denies (the owner's vendor's one is "
                                  "the claim)", None, multi=True),
+    "expansion_verb": RoleSpec("facts", "ABBR<word>EXPANSION: what an abbreviation stands for (describes: a copula, "
+                               "read only before Latin words whose initials spell it)",
+                               frozenset({"names", "describes"})),
+    "identity_verb": RoleSpec("facts", "A<word>B: two terms said to be one (以前叫, 又称, 即)", _NONE),
+    "product_noun": RoleSpec("facts", "a chip <is> a …<word>: a card or product line, not a die", _NONE),
+    "link_predicate": RoleSpec("facts", "what a link or memory is said to be (value property:value of "
+                               "link_facts.csv)", None),
+    "latency_cue": RoleSpec("facts", "a latency (in ns: a DRAM access latency)", _NONE),
+    "lineage_word": RoleSpec("facts", "X的<word>是Y: Y comes after X (successor) or before it (predecessor)",
+                             frozenset({"successor", "predecessor"})),
+    "position_word": RoleSpec("facts", "where a die stands: the family's flagship, a card's full or cut-down die",
+                              frozenset({"flagship", "full_die", "cut_down"})),
+    "component_word": RoleSpec("facts", "N<classifier><word>: what a package holds (composition.csv's kind)",
+                               frozenset({"die", "superchip", "gpu", "cpu"})),
+    "composed_verb": RoleSpec("facts", "X<word>N个…: X is made of", _NONE),
+    "single_die": RoleSpec("facts", "one monolithic die", _NONE),
     # derived.csv: figures the text computes (pipeline/extract/derived.py)
     "bytes_per_param": RoleSpec("derived", "a number format a model's weights are stored in (value: bytes)",
                                 frozenset({"4", "2", "1", "0.5"})),
