@@ -42,6 +42,7 @@ from .compare import (
 from .kinds import check_kind
 from .names import check_identity, check_interface, check_manufacturer
 from .precision import other_fp16_figure, other_precision
+from .revisions import outdated
 from .scoped import check_one_direction, check_scoped, system_of
 from .secondary import check_secondary
 from .variants import pin_variants
@@ -325,6 +326,8 @@ _OTHER_READINGS: tuple[tuple[Callable[[Claim, Check], bool], Callable[[Claim, Re
     (lambda c, k: k.verdict.is_flag and bool(c.extra.get("die_named")), _full_die),
     # a sentence about a system built from the card: the system's figure
     (lambda c, k: k.verdict.is_flag and c.scope is Scope.PRODUCT, _system_sentence),
+    # a launch-day figure the vendor later revised: still wrong, said with both figures and dates
+    (lambda c, k: k.verdict.is_flag and c.scope is Scope.PRODUCT, outdated),
 )
 
 

@@ -8,19 +8,23 @@ from collections.abc import Callable
 from ..config import Tolerance
 from ..extract.derived import DERIVED_ATTRIBUTES
 from ..extract.history import HISTORY_ATTRIBUTES
+from ..extract.labels import LABEL_ATTRIBUTES
 from ..extract.lineage import LINEAGE_ATTRIBUTES
 from ..extract.links import LINK_ATTRIBUTES
 from ..extract.relative import RELATIVE_ATTRIBUTES
 from ..extract.support import SUPPORT_ATTRIBUTES
 from ..extract.terms import TERM_ATTRIBUTES
+from ..extract.timely import TIME_ATTRIBUTES
 from ..knowledge.reference import Reference
 from ..records import Check, Claim
 from .derived import check_derived
 from .history import check_history
+from .labels import check_label
 from .lineage import COUNT_ATTRIBUTES, check_lineage
 from .relative import check_relative
 from .support import check_supports
 from .terms import check_term_fact
+from .timely import check_timely
 
 CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check | None]] = {
     **dict.fromkeys(RELATIVE_ATTRIBUTES, check_relative),
@@ -29,6 +33,8 @@ CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check | None]] = {
     **dict.fromkeys(SUPPORT_ATTRIBUTES, check_supports),
     **dict.fromkeys(TERM_ATTRIBUTES | LINK_ATTRIBUTES, check_term_fact),
     **dict.fromkeys(LINEAGE_ATTRIBUTES | COUNT_ATTRIBUTES, check_lineage),
+    **dict.fromkeys(LABEL_ATTRIBUTES, check_label),
+    **dict.fromkeys(TIME_ATTRIBUTES, check_timely),
 }
 KIND_ATTRIBUTES = frozenset(CHECKS)
 

@@ -43,6 +43,8 @@ def check_supports(claim: Claim, ref: Reference, tol: Tolerance | None = None) -
         return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", owner=ref.name(subject), feature=claim.value),
                      reason=Reason.NO_FACT)
     label = feature_label(feature)
+    if claim.extra.get("vendor_class"):
+        return _vendor_class(claim, ref, feature, label)
     if not ref.knows(subject):
         return Check(Verdict.UNVERIFIABLE, message("supports.unknown", owner=ref.name(subject), feature=label),
                      reason=Reason.NOT_IN_REFERENCE)
@@ -128,3 +130,33 @@ def _had_before(ref: Reference, subject: str, feature: str) -> str:
             if status_of(ref, s.item, feature).has:
                 return f"{ref.name(s.item)}架构"
     return ""
+
+
+def _vendor_class(claim: Claim, ref: Reference, feature: Feature, label: str) -> Check:
+    """"N卡的流处理器频率是核心频率的两倍": the vendor's architectures at the article's date."""
+    from .timely import _year, vendor_now
+
+    vendor = claim.subject or ""
+    words = {"owner": ref.name(vendor), "feature": label, "stated": claim.text.strip(),
+             "date": str(claim.extra.get("as_of") or ""), "has": "支持", "hasnot": "不支持", "why": ""}
+    as_of = _year(words["date"])
+    if as_of is None:
+        return Check(Verdict.UNVERIFIABLE, message("supports.class_undated", **words), reason=Reason.TIME_DEPENDENT)
+    archs = vendor_now(ref, vendor, as_of)
+    found = [status_of(ref, a.item_id, feature.name) for a in archs]
+    if not found or any(f.has is None for f in found) or len({f.has for f in found}) > 1:
+        return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", **words), reason=Reason.NO_FACT)
+    words["archs"] = "、".join(f"{a.name}（{a.fields.get('launch_year', '')}年）" for a in archs)
+    removed = [r for r in ref.relations.architectures.values() if r.feature == feature.name and r.status == "removed"
+               and ref.items.get("architecture", {}).get(r.subject) is not None
+               and ref.items["architecture"][r.subject].fields.get("vendor") == vendor]
+    if removed:
+        arch = ref.items["architecture"][removed[0].subject]
+        words["why"] = f"（{arch.name}架构（{arch.fields.get('launch_year', '')}年）起取消）"
+    row = found[0].row
+    source = (row.source.url, row.source.title) if row is not None else ("", "")
+    has = bool(found[0].has)
+    negated = bool(claim.extra.get("negated"))
+    if has != negated:
+        return Check(Verdict.SUPPORTED, message("supports.class_ok", **words), label, *source)
+    return Check(Verdict.CONTRADICTED, message("supports.class_bad", **words), label, *source)

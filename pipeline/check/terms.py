@@ -42,7 +42,9 @@ def _stands_for(claim: Claim, ref: Reference) -> Check:
     stated = expansion_words(said)
     true = expansion_words(entry.expansion)
     wrong = any(stated == expansion_words(w) for w in entry.wrong)
-    if not wrong and stated <= true and len(stated & true) >= max(1, len(true) - 1):
+    # a word may be shortened (Multi for Multiple): it fits a true word it begins, or that begins it
+    known = [w for w in stated if any(t.startswith(w) or w.startswith(t) for t in true)]
+    if not wrong and len(known) == len(stated) and len(known) >= max(1, len(true) - 1):
         return Check(Verdict.SUPPORTED, message("stands_for.ok", **words), expected, *source)
     return Check(Verdict.CONTRADICTED, message("stands_for.bad", **words), expected, *source)
 

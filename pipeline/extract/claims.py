@@ -16,6 +16,7 @@ from .derived import derived_drafts
 from .draft import Draft
 from .figures import term_drafts, without_open_overlaps
 from .history import history_drafts
+from .labels import label_drafts
 from .lineage import lineage_drafts
 from .links import link_fact_drafts
 from .names import (
@@ -33,12 +34,14 @@ from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
 from .support import support_drafts
 from .tables import cell_sentences, key_value_rows, table_claims
 from .terms import term_fact_drafts
+from .timely import document_date, heading_date, timely_drafts
 from .topic import carried_system, enter_sentence, leave_sentence
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
     """All claims of a document, in text order (prose sentences and table cells)."""
     state = DocState()
+    state.as_of = state.document_date = document_date(doc)
     claims: list[Claim] = []
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
@@ -55,6 +58,7 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         prev_end = sent.end
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
+            state.as_of = heading_date(text) or state.document_date  # a dated heading dates its section
         for d in sentence_drafts(text, mentions, state, ref):
             claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
         update_topic(text, mentions, state)
@@ -201,6 +205,8 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += term_fact_drafts(text, mentions, state, ref)
     drafts += link_fact_drafts(text, mentions, state, ref)
     drafts += lineage_drafts(text, mentions, state, ref, drafts)
+    drafts += timely_drafts(text, mentions, state, ref)
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
+    drafts += label_drafts(text, mentions, state, ref, drafts)
     return without_open_overlaps(drafts)

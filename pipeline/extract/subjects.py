@@ -74,6 +74,9 @@ class DocState:
     families: list[tuple[int, str | None]] = field(default_factory=list)
     # the architecture the last sentence that named one named (该架构, 此架构: lineage.py)
     last_architecture: str | None = None
+    # the date the text is written as of (YYYY or YYYY-MM): its front matter's, or its dated heading's (timely.py)
+    as_of: str | None = None
+    document_date: str | None = None
 
 
 def is_comparative(text: str, m: Mention) -> bool:

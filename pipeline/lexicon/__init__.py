@@ -201,6 +201,11 @@ ROLES: dict[str, RoleSpec] = {
                                frozenset({"die", "superchip", "gpu", "cpu"})),
     "composed_verb": RoleSpec("facts", "X<word>N个…: X is made of", _NONE),
     "single_die": RoleSpec("facts", "one monolithic die", _NONE),
+    "newest_word": RoleSpec("facts", "X是<word>架构: the newest (judged at the article's date)", _NONE),
+    "only_one_word": RoleSpec("facts", "X架构<word>: the architecture had a single product", _NONE),
+    "hot_clock_phrase": RoleSpec("facts", "the shaders run at about twice the core clock (a Tesla/Fermi trait)", _NONE),
+    "vendor_class": RoleSpec("facts", "a vendor's cards as a class (N卡): said of its architectures at the time",
+                             frozenset({"nvidia", "amd"})),
     # derived.csv: figures the text computes (pipeline/extract/derived.py)
     "bytes_per_param": RoleSpec("derived", "a number format a model's weights are stored in (value: bytes)",
                                 frozenset({"4", "2", "1", "0.5"})),

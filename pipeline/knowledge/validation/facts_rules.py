@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 # the features every product is described against (they vary between products of one architecture)
-PRODUCT_FEATURES = ("NVLink", "SLI", "MIG", "FP8", "FP64 rate", "ECC", "2:4 sparsity", "Transformer Engine",
-                    "passive cooling")
+PRODUCT_FEATURES = ("NVLink", "SLI", "MIG", "FP8", "FP64 rate", "FP16 rate", "ECC", "2:4 sparsity",
+                    "Transformer Engine", "passive cooling")
 # the vendors whose every architecture is described against every feature
 BREADTH_VENDORS = ("nvidia", "amd")
 # precisions.csv's precision -> the feature that says the same (for NVIDIA architectures; "*" for every vendor)
@@ -198,8 +198,8 @@ def _product_feature_checks(frame: pd.DataFrame, ref: _Tables) -> list[_Check]:
             found.append("MIG yes needs the number of instances in value")
         if feature == "MIG" and pid in mig and r["variant"] == "base" and (st != "yes" or value != mig[pid].strip()):
             found.append(f"specs.csv gives {pid} {mig[pid]} MIG instances")
-        if feature == "FP64 rate" and st == "yes" and not _RATE.match(value):
-            found.append("FP64 rate yes needs the FP64:FP32 ratio in value (1:2, 1:64)")
+        if feature in ("FP64 rate", "FP16 rate") and st == "yes" and not _RATE.match(value):
+            found.append(f"{feature} yes needs the ratio to FP32 in value (1:2, 1:64, 2:1)")
         if feature == "NVLink" and r["variant"] == "base" and pid in nvlink and st != "yes":
             found.append(f"specs.csv has an NVLink bandwidth for {pid}")
         arch = arch_ids.get(products.get(pid, {}).get("architecture", ""))
