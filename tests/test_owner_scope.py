@@ -130,7 +130,8 @@ SCOPE_CASES = [
 FORM_CASES = [
     # "|" separates the items of a spec line: the sparsity word of one item is not the other's
     ("A100：FP32 19.5 TFLOPS | FP16 624 TFLOPS（稀疏）", "t.txt",
-     [("19.5 TFLOPS", "fp32", "nvidia_a100", P, S, None), ("624 TFLOPS", "fp16", "nvidia_a100", P, S, None)]),
+     [("19.5 TFLOPS", "fp32", "nvidia_a100", P, S, None), ("624 TFLOPS", "fp16", "nvidia_a100", P, S, None),
+      ("稀疏", "figure_label", "nvidia_a100", P, S, None)]),
     # a throughput written with a classifier is not a count of the units named before it
     ("RTX 4070的184个张量核心提供466个张量TFLOPS。", "t.txt",
      [("184个", "tensor_cores", "nvidia_rtx_4070", P, S, None)]),

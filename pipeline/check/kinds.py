@@ -22,7 +22,7 @@ from .history import check_history
 from .labels import check_label
 from .lineage import COUNT_ATTRIBUTES, check_lineage
 from .relative import check_relative
-from .support import check_supports
+from .support import check_cooling, check_supports
 from .terms import check_term_fact
 from .timely import check_timely
 
@@ -35,6 +35,7 @@ CHECKS: dict[str, Callable[[Claim, Reference, Tolerance], Check | None]] = {
     **dict.fromkeys(LINEAGE_ATTRIBUTES | COUNT_ATTRIBUTES, check_lineage),
     **dict.fromkeys(LABEL_ATTRIBUTES, check_label),
     **dict.fromkeys(TIME_ATTRIBUTES, check_timely),
+    "cooling": check_cooling,
 }
 KIND_ATTRIBUTES = frozenset(CHECKS)
 

@@ -30,8 +30,8 @@ def outdated(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
             unit = unit_suffix(claim.unit)
             words = {"name": ref.name(pid), "variant": f" {rev.variant}" if rev.variant != "base" else "",
                      "attribute": attribute_label(claim.attribute), "stated": claim.text.strip(),
-                     "announced": f"{fmt(rev.announced)}{unit}", "announced_date": rev.announced_date,
-                     "revised": f"{fmt(rev.revised)}{unit}", "revised_date": rev.revised_date}
+                     "announced": f"{fmt(rev.announced)}{unit}", "announcedon": rev.announced_date,
+                     "revised": f"{fmt(rev.revised)}{unit}", "revisedon": rev.revised_date}
             return Check(Verdict.CONTRADICTED, message("revision.outdated", **words), words["revised"],
                          rev.source.url, rev.source.title)
     return None

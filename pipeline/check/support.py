@@ -160,3 +160,19 @@ def _vendor_class(claim: Claim, ref: Reference, feature: Feature, label: str) ->
     if has != negated:
         return Check(Verdict.SUPPORTED, message("supports.class_ok", **words), label, *source)
     return Check(Verdict.CONTRADICTED, message("supports.class_bad", **words), label, *source)
+
+
+def check_cooling(claim: Claim, ref: Reference, tol: Tolerance | None = None) -> Check | None:
+    """"T4采用主动散热": a board's cooling against its ``passive cooling`` row; None (the figure checks' verdict)
+    where the card has no row."""
+    subject = claim.subject or ""
+    rows = [r for r in ref.relations.product_status(subject, "passive cooling", claim.variant) if r.has is not None]
+    if subject not in ref.products or not rows or len({r.has for r in rows}) > 1:
+        return None
+    passive = bool(rows[0].has)
+    said_passive = str(claim.value) == "passive"
+    words = {"owner": ref.name(subject), "stated": claim.text.strip(), "actual": "被动散热" if passive else "主动散热"}
+    source = (rows[0].source.url, rows[0].source.title)
+    if passive == said_passive:
+        return Check(Verdict.SUPPORTED, message("cooling.ok", **words), words["actual"], *source)
+    return Check(Verdict.CONTRADICTED, message("cooling.bad", **words), words["actual"], *source)

@@ -17,7 +17,8 @@ from ..records import Check, Claim, Reason, Verdict
 
 def check_term_fact(claim: Claim, ref: Reference, tol: Tolerance | None = None) -> Check:
     checks = {"stands_for": _stands_for, "term_identity": _identity, "chip_identity": _chip,
-              "link_property": _link, "memory_latency": _latency, "format_property": _format}
+              "link_property": _link, "memory_latency": _latency, "format_property": _format,
+              "slot_powered": _slot_powered}
     return checks[claim.attribute](claim, ref)
 
 
@@ -157,3 +158,27 @@ def _format(claim: Claim, ref: Reference) -> Check:
     if holds:
         return Check(Verdict.SUPPORTED, message("format.ok", **words), shown, *source)
     return Check(Verdict.CONTRADICTED, message("format.bad", **words), shown, *source)
+
+
+def _slot_powered(claim: Claim, ref: Reference) -> Check:
+    """A card powered by the slot alone draws at most what a PCIe slot gives (link_facts.csv: 75 W)."""
+    fact = ref.relations.links.get(("pcie", "slot_power_w"))
+    subject = claim.subject or ""
+    watts = [float(r.value) for r in ref.rows(subject, "tdp") if isinstance(r.value, float)]
+    name = ref.name(subject)
+    if fact is None or not watts:
+        return _no_fact(message("slot.no_fact", name=name))
+    limit = float(fact.value)
+    words = {"name": name, "tdp": "/".join(f"{w:g}" for w in sorted(set(watts))), "limit": f"{limit:g}",
+             "stated": claim.text.strip()}
+    source = (fact.source.url, fact.source.title)
+    negated = bool(claim.extra.get("negated"))
+    if min(watts) > limit:
+        verdict = Verdict.SUPPORTED if negated else Verdict.CONTRADICTED
+        return Check(verdict, message("slot.over" if not negated else "slot.over_ok", **words), f"{words['tdp']} W",
+                     *source)
+    if max(watts) <= limit:
+        verdict = Verdict.CONTRADICTED if negated else Verdict.SUPPORTED
+        return Check(verdict, message("slot.within" if not negated else "slot.within_bad", **words),
+                     f"{words['tdp']} W", *source)
+    return _no_fact(message("slot.no_fact", name=name))

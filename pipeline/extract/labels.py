@@ -14,7 +14,7 @@ from ..records import Mention
 from . import cues
 from .draft import Draft
 from .quantities import parse_number
-from .subjects import DocState, resolve
+from .subjects import DocState, Subject, resolve
 
 LEX = cues.LEX
 LABEL_ATTRIBUTES = frozenset({"figure_label"})
@@ -52,18 +52,22 @@ def label_drafts(text: str, mentions: list[Mention], state: DocState, ref: Refer
 def _unit_labels(text: str, mentions: list[Mention], state: DocState, drafts: list[Draft]) -> list[Draft]:
     out: list[Draft] = []
     for cue in _THROUGHPUT_WORD.finditer(text):
-        cs, ce = cues.clause_bounds(text, cue.start())
-        if _BANDWIDTH_WORD.search(text, cs, ce):
-            continue
-        figure = _RATE_UNIT.search(text, cue.end(), ce)
-        if figure is None or any(d.start < figure.end() and figure.start() < d.end and d.attribute != "figure"
-                                 for d in drafts):
-            continue
-        value = parse_number(figure.group("n"))
-        subjects = resolve(text, figure.start(), mentions, state)
-        if value is None or not subjects:
-            continue
-        out.append(Draft(figure.start(), figure.end(), subjects[0], "figure_label", figure.group("unit"), None,
-                         detail="unit", extra={"figure": value, "figure_unit": figure.group("unit"),
-                                               "figure_text": figure.group(0), "cue": cue.group(0)}))
+        _cs, ce = cues.clause_bounds(text, cue.start())
+        pos = cue.end()
+        # the figures right after the cue, one after another ("1 TB/s 2 TB/s"): each in a bandwidth's unit
+        while (figure := _RATE_UNIT.search(text, pos, ce)) is not None and figure.start() - pos <= 12:
+            pos = figure.end()
+            if _BANDWIDTH_WORD.search(text, cue.start(), figure.start()):
+                break  # the words between say it is a bandwidth after all
+            if any(d.start < figure.end() and figure.start() < d.end and d.attribute != "figure" for d in drafts):
+                continue
+            value = parse_number(figure.group("n"))
+            if value is None:
+                continue
+            # the unit is wrong whoever's figure it is: the owner, if any, only names the figure
+            owners = resolve(text, figure.start(), mentions, state)
+            owner = Subject(owners[0].ref if owners else "", owners[0].text if owners else "", None, 1, "clause")
+            out.append(Draft(figure.start(), figure.end(), owner, "figure_label", figure.group("unit"), None,
+                             detail="unit", extra={"figure": value, "figure_unit": figure.group("unit"),
+                                                   "figure_text": figure.group(0), "cue": cue.group(0)}))
     return out

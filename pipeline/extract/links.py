@@ -17,10 +17,10 @@ from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
 from .quantities import parse_number
-from .subjects import DocState, Subject
+from .subjects import DocState, Subject, resolve
 
 LEX = cues.LEX
-LINK_ATTRIBUTES = frozenset({"link_property", "memory_latency", "format_property"})
+LINK_ATTRIBUTES = frozenset({"link_property", "memory_latency", "format_property", "slot_powered"})
 _W = LEX.alt
 
 _PREDICATES = tuple(LEX.groups("link_predicate"))
@@ -29,6 +29,7 @@ _LINK_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch", "nv
 _TERM_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch"}
 _LABEL_COLON = re.compile(r"[:：]\s*$")
 _LATENCY = re.compile(rf"(?:{_W('latency_cue')})")
+_SLOT_POWER = re.compile(rf"(?:{_W('slot_power_word')})", re.I)
 _NANOSECONDS = re.compile(r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:ns|纳秒)(?![A-Za-z])", re.I)
 _MEMORY_WORD = re.compile(r"显存|内存|HBM|GDDR|DRAM|访存|存储器|memory", re.I)
 _NOT_DRAM = re.compile(r"L1|L2|缓存|cache|共享内存|寄存器|PCIe|NVLink|网络|以太网|InfiniBand|切换|调度|启动", re.I)
@@ -49,6 +50,20 @@ def link_fact_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     out = _link_properties(text, mentions, ref)
     out += _latencies(text, mentions, ref)
     out += _formats(text, ref)
+    out += _slot_power(text, mentions, state, ref)
+    return out
+
+
+def _slot_power(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
+    """"P40采用PCIe直供电": a card powered by its PCIe slot alone (a slot gives at most 75 W)."""
+    out: list[Draft] = []
+    for hit in _SLOT_POWER.finditer(text):
+        cs, _ce = cues.clause_bounds(text, hit.start())
+        negated = cues.negated(text[cs:hit.start()])
+        for owner in resolve(text, hit.start(), mentions, state):
+            if owner.ref in ref.products:
+                out.append(Draft(hit.start(), hit.end(), owner, "slot_powered", "yes", None, variant=owner.variant,
+                                 extra={"negated": True} if negated else {}))
     return out
 
 

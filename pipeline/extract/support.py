@@ -43,7 +43,7 @@ _OF = re.compile(r"的\s*$")
 # a list of cards before the verb: joined by 和/与/及/、/ or a slash
 _LIST_GAP = re.compile(rf"\s*(?:/|／|{LEX.alt('list_joiner')}|{LEX.alt('coordinator')})\s*")
 # claims other extractors already make on the same words
-_TAKEN = frozenset({"tensor_cores", "precision", "introduced_by", "first", "generation", "interface"})
+_TAKEN = frozenset({"tensor_cores", "precision", "introduced_by", "first", "generation", "interface", "memory_type"})
 _OWNER_KINDS = frozenset({"product", "series", "architecture"})
 
 

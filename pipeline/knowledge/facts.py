@@ -45,7 +45,7 @@ COMPONENT_KINDS = ("die", "compute_die", "io_die", "memory_die", "cpu_die", "mem
 DIE_KINDS = frozenset({"die", "compute_die", "io_die", "memory_die", "cpu_die"})
 POSITIONS = ("flagship", "not_flagship", "full_die", "cut_down")
 RELATIONS = ("differs_from",)
-LINK_PROPERTIES = ("topology", "duplex", "connects", "packaging", "placement", "access_latency_ns")
+LINK_PROPERTIES = ("topology", "duplex", "connects", "packaging", "placement", "access_latency_ns", "slot_power_w")
 
 
 @dataclass(frozen=True)

@@ -193,6 +193,7 @@ ROLES: dict[str, RoleSpec] = {
     "link_predicate": RoleSpec("facts", "what a link or memory is said to be (value property:value of "
                                "link_facts.csv)", None),
     "latency_cue": RoleSpec("facts", "a latency (in ns: a DRAM access latency)", _NONE),
+    "slot_power_word": RoleSpec("facts", "a card powered by its PCIe slot alone", _NONE),
     "lineage_word": RoleSpec("facts", "X的<word>是Y: Y comes after X (successor) or before it (predecessor)",
                              frozenset({"successor", "predecessor"})),
     "position_word": RoleSpec("facts", "where a die stands: the family's flagship, a card's full or cut-down die",
