@@ -26,7 +26,7 @@ _W = LEX.alt
 
 _LINEAGE = tuple(LEX.groups("lineage_word"))
 _ANY_LINEAGE = re.compile(_W("lineage_word"))
-_COPULA_AFTER = re.compile(r"\s*(?:产品|型号|架构|芯片)?\s*(?P<neg>不是|并非|并不是)?\s*(?:是|为|就是|乃是)\s*")
+_COPULA_AFTER = re.compile(r"\s*(?:产品|型号|架构|芯片)?\s*(?:(?P<neg>不是|并非|并不是)|是|为|就是|乃是)\s*")
 _COPULA_BEFORE = re.compile(r"(?P<neg>不是|并非|并不是)?\s*(?:是|为|作为|成为|就是)\s*(?:了)?\s*$")
 _OF = re.compile(r"\s*(?:的)\s*$")
 _REPLACED = re.compile(r"\s*(?:取代了?|替代了?|接替了?|接班)\s*")
@@ -34,6 +34,7 @@ _REPLACED_BY = re.compile(r"\s*被\s*$")
 _REPLACED_BY_VERB = re.compile(r"\s*(?:所)?(?:取代|替代|接替)")
 _COMPARED = re.compile(r"(?:相较于|相比于?|比起|对比|较之)\s*$")
 _POSITIONS = tuple(LEX.groups("position_word"))
+_NOT = re.compile(r"并未|未|没有|不是|并非|并不是")
 _POSITION_COPULA = re.compile(r"\s*(?:是|为|属于|作为)\s*(?:[^,;。]{0,14}?的)?\s*$")
 _USES = re.compile(r"(?:采用|使用|用的是|用了|基于|搭载|配备)(?:了)?\s*(?:一颗)?\s*$")
 _COMPONENTS = tuple(LEX.groups("component_word"))
@@ -102,10 +103,10 @@ def _lineage(text: str, mentions: list[Mention], state: DocState, ref: Reference
                     found = [s for s in resolve(text, y[0].end, [m for m in mentions if m is not y[0]], state)
                              if s.ref != y[1][1] and s.ref in ref.products]
                     if found and y[1][0] == "product":
-                        out.append(_draft(hit.start(), y[0].end, found[0], "predecessor", y[1][1], text))
+                        out.append(_draft(hit.start(), y[0].end, found[0], "predecessor", y[1][1]))
                     continue
                 out.append(_draft(hit.start(), y[0].end, as_subject(text, x[0], "sentence"), "predecessor",
-                                  y[1][1], text))
+                                  y[1][1]))
     return out
 
 
@@ -129,7 +130,7 @@ def _lineage_draft(x: tuple[Mention, tuple[str, str]], y: tuple[Mention, tuple[s
     (xm, _xe), (ym, ye) = x, y
     lo = start if start is not None else min(xm.start, ym.start)
     hi = end if end is not None else max(xm.end, ym.end)
-    draft = _draft(lo, hi, Subject(_id(x), xm.text, xm.variant, 1, "clause", xm), relation, ye[1], text)
+    draft = _draft(lo, hi, Subject(_id(x), xm.text, xm.variant, 1, "clause", xm), relation, ye[1])
     if negated:
         draft.extra["negated"] = True
     return draft
@@ -139,10 +140,10 @@ def _id(x: tuple[Mention, tuple[str, str]]) -> str:
     return x[1][1]
 
 
-def _draft(start: int, end: int, owner: Subject, attribute: str, value: str | float, text: str,
-           detail: str | None = None, scope: Scope = Scope.PRODUCT) -> Draft:
-    return Draft(start, end, owner, attribute, value, None, detail=detail, variant=owner.variant, scope=scope,
-                 extra={"target": value} if attribute in ("predecessor", "successor") else {})
+def _draft(start: int, end: int, owner: Subject, attribute: str, value: str | float) -> Draft:
+    scope = Scope.FAMILY if owner.mention is not None and owner.mention.kind == "architecture" else Scope.PRODUCT
+    return Draft(start, end, owner, attribute, value, None, variant=owner.variant, scope=scope,
+                 extra={"target": value})
 
 
 # ---- die positions
@@ -157,7 +158,7 @@ def _positions(text: str, mentions: list[Mention], ref: Reference) -> list[Draft
             chips = [m for m in mentions if m.kind == "chip" and cs <= m.start]
             cards = [m for m in mentions if m.kind == "product" and m.ref in ref.products and cs <= m.start
                      and m.end <= hit.start() and not is_comparative(text, m)]
-            negated = cues.negated(text[cs:hit.start()])
+            negated = cues.negated(text[cs:hit.start()]) or bool(_NOT.search(text, cs, hit.start()))
             chip_before = [m for m in chips if m.end <= hit.start()]
             if position == "flagship" and chip_before and _POSITION_COPULA.search(text, chip_before[-1].end,
                                                                                    hit.start()):
@@ -178,7 +179,8 @@ def _positions(text: str, mentions: list[Mention], ref: Reference) -> list[Draft
 
 def _position(start: int, end: int, subject: str, m: Mention, position: str, negated: bool) -> Draft:
     return Draft(start, end, Subject(subject, m.text, m.variant, 1, "clause", m), "die_position", position, None,
-                 variant=m.variant, extra={"negated": True} if negated else {})
+                 variant=m.variant, scope=Scope.CHIP if m.kind == "chip" else Scope.PRODUCT,
+                 extra={"negated": True} if negated else {})
 
 
 # ---- composition

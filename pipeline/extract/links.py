@@ -170,4 +170,4 @@ def _formats(text: str, ref: Reference) -> list[Draft]:
 
 def _format_draft(hit: re.Match[str], end: int, name: str, part: str, value: float) -> Draft:
     return Draft(hit.start(), end, Subject(name, hit.group(0), None, 1, "clause"), "format_property", value, None,
-                 detail=part, scope=Scope.FAMILY)
+                 detail=part)

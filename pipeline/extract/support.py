@@ -32,6 +32,8 @@ _HAS = LEX.alt("support_verb")
 _BETWEEN = (r"(?:\s|了|对|对于|专用的?|专门的?|硬件的?|原生的?|全新的?|新一代的?|新的|完整的?|"
             r"(?:NVIDIA|英伟达|AMD|英特尔|Intel)\s*的?|第\s*[一二三四五六七八九十\d]+\s*代的?)*")
 _VERB_BEFORE = re.compile(rf"(?:(?P<lack>{_W('lack_verb')})|(?P<has>{_HAS}))\s*{_BETWEEN}$", re.I)
+# "可能支持", "理论上支持": the text does not assert it (never flagged; 据说/号称 keep the claim)
+_HEDGE = re.compile(_W("support_hedge"))
 _ONLY = re.compile(rf"(?:{_W('only_word')})\s*(?:{_HAS}|走|使用|通过|依靠|依赖|用)?\s*$", re.I)
 _ALTERNATIVES = tuple((value, pattern) for value, pattern in LEX.groups("only_alternative"))
 # "F被取消", "F已经被移除": the verb after the feature
@@ -88,7 +90,8 @@ def _said(text: str, hit: re.Match[str], feature: str, mentions: list[Mention], 
     passive = _PASSIVE_AFTER.match(text, hit.end()) if removed and verb is None else None
     end = passive.end() if passive is not None else hit.end()
     owners = _owners(text, start, mentions, state, ref)
-    extra: dict[str, object] = {**({"negated": True} if negated else {}), **({"removed": True} if removed else {})}
+    extra: dict[str, object] = {**({"negated": True} if negated else {}), **({"removed": True} if removed else {}),
+                                **({"speculative": True} if _HEDGE.search(left) else {})}
     return [_draft(min(start, hit.start()), end, o, feature, ref, dict(extra)) for o in owners]
 
 

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from ..knowledge.reference import Reference
-from ..records import Mention, Scope
+from ..records import Mention
 from . import cues
 from .draft import Draft
 from .subjects import DocState, Subject
@@ -32,7 +32,7 @@ _SAID_HAN = re.compile(rf"^\s*(?:{_W('expansion_verb', 'names')})\s*[:：]?\s*(?
 _LATIN_BEFORE = re.compile(rf"(?P<exp>{_LATIN})\s*$")
 _OPEN_BEFORE = re.compile(r"[（(]\s*$")
 _IDENTITY = re.compile(rf"^\s*(?:[（(][^()（）]{{0,24}}[)）])?\s*(?:[\u4e00-\u9fff]{{0,8}}\s*[,，]\s*)?"
-                       rf"(?P<neg>不是|并非|并不是)?\s*(?:{_W('identity_verb')})\s*$")
+                       rf"(?:(?P<neg>不是|并非|并不是)\s*(?:{_W('identity_verb')})?|(?:{_W('identity_verb')}))\s*$")
 _CHIP_AS_CARD = re.compile(rf"\s*(?:{_W('identity_verb')}|表示|代表|是)\s*(?:一[款个种张块])?[^,;。]{{0,24}}?"
                            rf"(?:{_W('product_noun')})\s*(?:$|[,，;；。])")
 _CHIP_NOUNS = re.compile(r"芯片|核心|die|晶片|晶粒|GPU核心|图形核心", re.I)
@@ -66,12 +66,19 @@ def term_fact_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
 
 def _initials_fit(abbreviation: str, expansion: str) -> bool:
     """The expansion's word initials spell the abbreviation's letters in order (HCCS: Huawei-designed Collective
-    Communication System)."""
+    Communication System), one letter aside in an abbreviation of three or more (XCD: Accelerator Complex Die, SXM:
+    Server PCI Express Module)."""
     letters = [ch.lower() for ch in abbreviation if ch.isalpha() and ch.isupper()] or [
         ch.lower() for ch in abbreviation if ch.isalpha()]
     initials = [w[0].lower() for w in re.split(r"[\s\-/]+", expansion) if w]
-    it = iter(initials)
-    return len(letters) >= 2 and all(any(ch == i for i in it) for ch in letters)
+    if len(letters) < 2 or len(initials) < 2:
+        return False
+    found, at = 0, 0
+    for ch in letters:  # in order; a letter no later initial has is skipped, not the initials after it
+        nxt = next((j for j in range(at, len(initials)) if initials[j] == ch), None)
+        if nxt is not None:
+            found, at = found + 1, nxt + 1
+    return found == len(letters) or (len(letters) >= 3 and found >= len(letters) - 1 and letters[-1] == initials[-1])
 
 
 def _expansion(text: str, hit: re.Match[str], ref: Reference) -> list[Draft]:
@@ -156,8 +163,7 @@ def _chip_identities(text: str, mentions: list[Mention], ref: Reference) -> list
 
 def _draft(start: int, end: int, subject: str, mention: str, attribute: str, value: str,
            extra: dict[str, object]) -> Draft:
-    return Draft(start, end, Subject(subject, mention, None, 1, "clause"), attribute, value, None,
-                 scope=Scope.FAMILY, extra=extra)
+    return Draft(start, end, Subject(subject, mention, None, 1, "clause"), attribute, value, None, extra=extra)
 
 
 def expansion_words(text: str) -> set[str]:

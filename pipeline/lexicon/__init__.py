@@ -182,6 +182,7 @@ ROLES: dict[str, RoleSpec] = {
     # facts.csv: what hardware has and how it is built (pipeline/extract/support.py, lineage.py, terms.py, labels.py)
     "support_verb": RoleSpec("facts", "X<word>F: X has the feature F", _NONE),
     "lack_verb": RoleSpec("facts", "X<word>F: X lacks F (removed: it had it before)", frozenset({"absent", "removed"})),
+    "support_hedge": RoleSpec("facts", "before a support verb: the text does not assert it (never flagged)", _NONE),
     "only_word": RoleSpec("facts", "X<word>支持Y: only Y (the alternatives to Y are denied)", _NONE),
     "only_alternative": RoleSpec("facts", "仅支持<word>: the features an 'only' denies (the owner's vendor's one is "
                                  "the claim)", None, multi=True),
