@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.timely import heading_date
-from tests.claim_helpers import FAM, P, C, M, S, U, claims_for, rows
+from tests.claim_helpers import FAM, C, M, P, S, U, claims_for, rows
 
 FIELDS = ("value", "reason")
 
@@ -22,12 +22,14 @@ LABELS = [
      [("82.6 TFLOPS", "fp16", "nvidia_rtx_4090", P, U, 82.6, "not_comparable"),
       ("FP16", "figure_label", "nvidia_rtx_4090", P, S, "FP16", "")]),
     ("A100：19.5 TFLOPS (TF32)",
-     [("19.5 TFLOPS", "tf32", "nvidia_a100", P, M, 19.5, ""), ("TF32", "figure_label", "nvidia_a100", P, C, "TF32", "")]),
+     [("19.5 TFLOPS", "tf32", "nvidia_a100", P, M, 19.5, ""),
+      ("TF32", "figure_label", "nvidia_a100", P, C, "TF32", "")]),
     ("A100：156 TFLOPS (TF32)",
      [("156 TFLOPS", "tf32", "nvidia_a100", P, S, 156, ""), ("TF32", "figure_label", "nvidia_a100", P, S, "TF32", "")]),
     # sparsity
     ("A100的FP16算力为312 TFLOPS（稠密）。",
-     [("312 TFLOPS", "fp16", "nvidia_a100", P, S, 312, ""), ("稠密", "figure_label", "nvidia_a100", P, S, "dense", "")]),
+     [("312 TFLOPS", "fp16", "nvidia_a100", P, S, 312, ""),
+      ("稠密", "figure_label", "nvidia_a100", P, S, "dense", "")]),
     ("A100的FP16算力为624 TFLOPS（稠密）。",
      [("624 TFLOPS", "fp16", "nvidia_a100", P, M, 624, ""),
       ("稠密", "figure_label", "nvidia_a100", P, C, "dense", "")]),
@@ -94,7 +96,7 @@ def test_an_outdated_figure_names_both_figures_and_dates() -> None:
 
 
 def test_the_label_explanation_says_what_the_figure_is() -> None:
-    label = [c for c in claims_for("GTX 1080：8.9 TFLOPS (FP16)") if c.attribute == "figure_label"][0]
+    label = next(c for c in claims_for("GTX 1080：8.9 TFLOPS (FP16)") if c.attribute == "figure_label")
     assert label.check is not None and "FP32" in label.check.explanation and "1:64" in label.check.explanation
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import CHIP, FAM, P, SYS, C, S, U, claims_for, rows
+from tests.claim_helpers import CHIP, FAM, SYS, C, P, S, U, claims_for, rows
 
 FIELDS = ("value", "reason")
 
@@ -21,7 +21,8 @@ LINEAGE = [
     ("T4的前代产品是Tesla P100。", [("T4的前代产品是Tesla P100", "predecessor", "nvidia_t4", P, C,
                                    "nvidia_tesla_p100", "")]),
     # "compared with the previous generation Y": Y is the sentence's card's predecessor
-    ("相较于上一代M40，P40的显存翻倍。", [("上一代M40", "predecessor", "nvidia_tesla_p40", P, S, "nvidia_tesla_m40", "")]),
+    ("相较于上一代M40，P40的显存翻倍。",
+     [("上一代M40", "predecessor", "nvidia_tesla_p40", P, S, "nvidia_tesla_m40", "")]),
     ("相较于上一代P100，P40的显存更大。", [("上一代P100", "predecessor", "nvidia_tesla_p40", P, C,
                                       "nvidia_tesla_p100", "")]),
     ("Hopper的继任者是Blackwell。", [("Hopper的继任者是Blackwell", "successor", "hopper", FAM, S, "blackwell", "")]),
@@ -38,7 +39,8 @@ POSITIONS = [
                                      "full_die", "")]),
     ("RTX 4090采用完整的AD102核心。", [("RTX 4090采用完整的AD102", "die_position", "nvidia_rtx_4090", P, C,
                                   "full_die", "")]),
-    ("RTX 4080是AD103的阉割版。", [("RTX 4080是AD103的阉割版", "die_position", "nvidia_rtx_4080", P, S, "cut_down", "")]),
+    ("RTX 4080是AD103的阉割版。",
+     [("RTX 4080是AD103的阉割版", "die_position", "nvidia_rtx_4080", P, S, "cut_down", "")]),
     ("RTX 4080 SUPER是AD103的阉割版。", [("RTX 4080 SUPER是AD103的阉割版", "die_position", "nvidia_rtx_4080_super", P,
                                       C, "cut_down", "")]),
     ("RTX 4090并未采用完整的AD102。", [("RTX 4090并未采用完整的AD102", "die_position", "nvidia_rtx_4090", P, S,
@@ -57,7 +59,8 @@ COMPOSITION = [
     ("GB200 NVL72由36个超级芯片组成。", [("36个超级芯片组成", "composed_of", "gb200_nvl72", SYS, S, 36, "")]),
     ("GB200 NVL72由72个超级芯片组成。", [("72个超级芯片组成", "composed_of", "gb200_nvl72", SYS, C, 72, "")]),
     # an architecture's GPUs are one die unless its multi-die row says otherwise; 该架构 points back
-    ("Volta架构很成功。该架构采用了4颗芯片的模块化设计。", [("4颗芯片的模块化设计", "composed_of", "volta", FAM, C, 4, "")]),
+    ("Volta架构很成功。该架构采用了4颗芯片的模块化设计。",
+     [("4颗芯片的模块化设计", "composed_of", "volta", FAM, C, 4, "")]),
     ("Volta架构很成功。该架构采用了单芯片设计。", [("单芯片设计", "composed_of", "volta", FAM, S, 1, "")]),
 ]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import FAM, P, C, S, U, claims_for, rows
+from tests.claim_helpers import FAM, C, P, S, U, claims_for, rows
 
 FIELDS = ("value", "reason")
 

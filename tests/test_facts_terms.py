@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.terms import _initials_fit, expansion_words
-from tests.claim_helpers import LINK, UNIT, P, C, S, U, claims_for, rows
+from tests.claim_helpers import LINK, UNIT, C, P, S, U, claims_for, rows
 
 FIELDS = ("value", "reason")
 
@@ -40,7 +40,8 @@ IDENTITY = [
 ]
 
 LINKS = [
-    ("PCIe采用点对点的串行连接。", [("PCIe采用点对点", "link_property", "pcie", LINK, S, "topology:point_to_point", "")]),
+    ("PCIe采用点对点的串行连接。",
+     [("PCIe采用点对点", "link_property", "pcie", LINK, S, "topology:point_to_point", "")]),
     ("PCIe是一种共享总线。", [("PCIe是一种共享总线", "link_property", "pcie", LINK, C, "topology:shared_bus", "")]),
     ("NVSwitch是一颗独立的交换芯片。", [("NVSwitch是一颗独立的交换芯片", "link_property", "nvswitch", LINK, S,
                                    "packaging:separate_chip", "")]),
@@ -51,7 +52,8 @@ LINKS = [
     ("GPU间互联：NVLink-C2C", [("GPU间互联：NVLink-C2C", "link_property", "nvlink_c2c", LINK, C, "connects:gpu_gpu",
                             "")]),
     ("HBM与GPU封装在一起。", [("HBM与GPU封装在一起", "link_property", "hbm", LINK, S, "placement:on_package", "")]),
-    ("HBM焊接在显卡的电路板上。", [("HBM焊接在显卡的电路板上", "link_property", "hbm", LINK, C, "placement:on_board", "")]),
+    ("HBM焊接在显卡的电路板上。",
+     [("HBM焊接在显卡的电路板上", "link_property", "hbm", LINK, C, "placement:on_board", "")]),
     ("PCIe并不是共享总线。", [("PCIe并不是共享总线", "link_property", "pcie", LINK, S, "topology:shared_bus", "")]),
     ("PCIe不是点对点的链路。", [("PCIe不是点对点", "link_property", "pcie", LINK, C, "topology:point_to_point", "")]),
 ]
@@ -97,7 +99,6 @@ def test_what_is_not_an_expansion_or_not_judged(text: str, expected: list[tuple[
     assert rows(claims_for(text), *FIELDS) == expected
 
 
-# fmt: off
 @pytest.mark.parametrize(("abbreviation", "expansion", "fits"), [
     ("HCCS", "Huawei-designed Collective Communication System", True),
     ("XCD", "Accelerator Complex Die", True),  # one letter aside, the last one kept
@@ -106,11 +107,11 @@ def test_what_is_not_an_expansion_or_not_judged(text: str, expected: list[tuple[
     ("SM", "Single Module", True),
     ("GPU", "Memory", False),
 ])
-# fmt: on
 def test_initials(abbreviation: str, expansion: str, fits: bool) -> None:
     assert _initials_fit(abbreviation, expansion) is fits
 
 
 def test_expansion_words_ignore_plurals_and_small_words() -> None:
-    assert expansion_words("Single Instruction, Multiple Threads") == expansion_words("single instruction multiple thread")
+    plural = expansion_words("Single Instruction, Multiple Threads")
+    assert plural == expansion_words("single instruction multiple thread")
     assert expansion_words("Chip on Wafer on Substrate") == {"chip", "wafer", "substrate"}
