@@ -201,7 +201,8 @@ def test_positioning(text: str, expected: Rows) -> None:
 # fmt: off
 HARDWARE_CASES = [
     ("L4配备了冗余电源，可靠性更高。",           [concept("冗余电源", "nvidia_l4", "redundant_psu")]),
-    ("T4通过PCIe插槽供电。",                  []),
+    # no concept claim: that the slot can power it is a claim of its own (70 W, within a slot's 75 W)
+    ("T4通过PCIe插槽供电。",                  [("PCIe插槽供电", "slot_powered", "nvidia_t4", P, S, "yes")]),
     ("T4配有冗余电源。",                      [concept("冗余电源", "nvidia_t4", "redundant_psu")]),
     ("这台服务器配有冗余电源，机箱里插了四块T4。",  []),  # the server's power supply
     ("A100 PCIe版配有冗余电源。",              [concept("冗余电源", "nvidia_a100", "redundant_psu")]),

@@ -66,9 +66,10 @@ def _identity(claim: Claim, ref: Reference) -> Check:
         return _no_fact(message("identity.no_fact", **words))
     words["note"] = relation.note_zh
     source = (relation.source.url, relation.source.title)
+    expected = f"{a}与{b}不是同一事物"
     if negated:
-        return Check(Verdict.SUPPORTED, message("identity.differ_ok", **words), relation.note_zh, *source)
-    return Check(Verdict.CONTRADICTED, message("identity.differ_bad", **words), relation.note_zh, *source)
+        return Check(Verdict.SUPPORTED, message("identity.differ_ok", **words), expected, *source)
+    return Check(Verdict.CONTRADICTED, message("identity.differ_bad", **words), expected, *source)
 
 
 def _same(ref: Reference, subject: str, a: str, b: str) -> bool:
