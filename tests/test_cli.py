@@ -224,6 +224,12 @@ SHOWN = [  # name as typed -> the first line printed, and a value the table hold
     ("HBM3", "HBM3 (memory hbm3)", "JESD238"),
     ("H100", "NVIDIA H100 (product nvidia_h100)", "16896"),
     ("特斯拉P4", "NVIDIA Tesla P4 (product nvidia_tesla_p4)", "GP104"),
+    ("Fermi", "Fermi (architecture fermi)", "1536"),  # max_threads_per_sm of compute capability 2.x
+    ("GF100", "GF100 (chip gf100)", "raster_engines"),
+    ("8.0", "Compute Capability 8.0 (compute_capability cc_8_0)", "max_threads_per_sm"),
+    ("sm_90", "Compute Capability 9.0 (compute_capability cc_9_0)", "228 KB"),
+    ("GH200", "NVIDIA GH200 Grace Hopper Superchip (product nvidia_gh200)", "cpu_cores"),
+    ("Grace", "Grace (chip grace)", "LPDDR5X"),
 ]
 # fmt: on
 

@@ -137,14 +137,13 @@ NAMING = [
     # a vendor's architectures as a class: every one of them, or most with 大多
     ("NVIDIA的GPU架构大多以科学家的名字命名。",
      [("科学家", "named_after", "nvidia", "family", "supported", "scientist",
-       "Kepler: Johannes Kepler, German astronomer；Maxwell: James Clerk Maxwell, Scottish physicist；"
-       "Pascal: Blaise Pascal, French mathematician and physicist；"
-       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
+       "Fermi: Enrico Fermi, Italian-American physicist；Kepler: Johannes Kepler, German astronomer；"
+       "Maxwell: James Clerk Maxwell, Scottish physicist；Pascal: Blaise Pascal, French mathematician and physicist")]),
     ("NVIDIA的GPU架构都以天文学家的名字命名。",
      [("天文学家", "named_after", "nvidia", "family", "contradicted", "astronomer",
-       "Maxwell: James Clerk Maxwell, Scottish physicist；Pascal: Blaise Pascal, French mathematician and physicist；"
-       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery；"
-       "Turing: Alan Turing, British mathematician and computer scientist")]),
+       "Fermi: Enrico Fermi, Italian-American physicist；Maxwell: James Clerk Maxwell, Scottish physicist；"
+       "Pascal: Blaise Pascal, French mathematician and physicist；"
+       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
     # negation
     ("Hopper架构不是以物理学家命名的。",
      [("物理学家", "named_after", "hopper", "family", "supported", "physicist",

@@ -23,10 +23,14 @@ ENTITIES = [
     ("DGX H100", "system", "dgx_h100"), ("GB200 NVL72", "system", "gb200_nvl72"),
     ("DGX GB200", "system", "gb200_nvl72"),
     ("NVIDIA DGX H100", "system", "dgx_h100"), ("HGX H100", "system", "hgx_h100_8"),
+    ("Fermi", "architecture", "fermi"), ("费米架构", "architecture", "fermi"),
+    ("Tesla架构", "architecture", "tesla_architecture"), ("Tesla微架构", "architecture", "tesla_architecture"),
+    ("Rubin", "architecture", "rubin"), ("GCN 1.0", "architecture", "gcn_1"), ("GCN 1.1", "architecture", "gcn_2"),
+    ("GCN3", "architecture", "gcn_3"), ("Polaris架构", "architecture", "gcn_4"), ("Vega架构", "architecture", "gcn_5"),
     ("H100", "product", "nvidia_h100"), ("英伟达H100", "product", "nvidia_h100"),
     ("RTX 30系列", "series", "nvidia_rtx_30"), ("NVLink", "term", "nvlink"),
 ]
-NOT_FOUND = ["H2O", "GH1000", "PCIe 9.0", "DGX H900", "", "   "]
+NOT_FOUND = ["H2O", "GH1000", "PCIe 9.0", "DGX H900", "", "   ", "Tesla", "GCN"]  # the brand is no architecture
 FACTS = [  # entity, attribute, per, expected values (any order)
     ("gh100", "sm_count", "", {144}), ("gh100", "transistors", "", {80}), ("gh100", "die_size", "", {814}),
     ("gh100", "cache_size", "", {60}), ("gh100", "process_node", "", {"4N"}), ("gh100", "foundry", "", {"TSMC"}),
@@ -46,6 +50,28 @@ FACTS = [  # entity, attribute, per, expected values (any order)
     ("dgx_h100", "gpu_count", "", {8}), ("dgx_h100", "memory_size", "", {640}),
     ("dgx_h100", "interconnect_bandwidth", "GPU", {900}), ("gb200_nvl72", "interconnect_bandwidth", "", {130000}),
     ("dgx_b200", "tdp", "", {14300}),
+    # issue 24: full dies, SM and partition make-up, the CPU of a superchip (from the whitepapers and datasheets)
+    ("gf100", "cuda_cores", "", {512}), ("gf100", "raster_engines", "", {4}), ("gf100", "rops", "", {48}),
+    ("gf100", "cache_size", "", {0.75}),
+    ("g80", "sm_count", "", {16}), ("g80", "rops", "", {24}), ("gt200", "cuda_cores", "", {240}),
+    ("gt200", "tmus", "", {80}), ("gt200", "memory_controllers", "", {8}), ("gk104", "tmus", "", {128}),
+    ("gk110", "memory_bus_width", "memory_controller", {64}), ("gh100", "memory_controllers", "", {12}),
+    ("gh100", "memory_bus_width", "memory_controller", {512}), ("ga102", "rops", "", {112}),
+    ("ga102", "sms_per_gpc", "", {12}), ("ad102", "tmus", "", {576}), ("ad102", "raster_engines", "", {12}),
+    ("tu102", "tpcs_per_gpc", "", {6}), ("gb202", "memory_controllers", "", {16}), ("fiji", "hbm_stacks", "", {4}),
+    ("tahiti", "stream_processors", "", {2048}), ("navi_10", "tmus", "", {160}),
+    ("fermi", "cuda_cores", "SM", {32}), ("fermi", "warp_schedulers", "SM", {2}), ("fermi", "ldst_units", "SM", {16}),
+    ("fermi", "sfu_units", "SM", {4}), ("kepler", "dispatch_units", "SM", {8}), ("kepler", "tmus", "SM", {16}),
+    ("maxwell", "dispatch_units", "partition", {2}), ("maxwell", "sfu_units", "partition", {8}),
+    ("volta", "fp64_cores", "partition", {8}), ("volta", "tensor_cores", "partition", {2}),
+    ("turing", "ldst_units", "partition", {4}), ("hopper", "shared_memory", "SM", {228}),
+    ("hopper", "fp32_cores", "partition", {32}), ("ampere", "int32_cores", "partition", {16}),
+    ("pascal", "fp32_cores", "partition", {32}), ("gp100", "partitions", "SM", {2}),
+    ("tesla_architecture", "cuda_cores", "SM", {8}), ("tesla_architecture", "fp64_cores", "SM", {0, 1}),
+    ("nvidia_rtx_4090", "warp_schedulers", "partition", {1}), ("cdna_4", "shared_memory", "CU", {160}),
+    ("grace", "cpu_cores", "", {72}), ("nvidia_gh200", "cpu_cores", "", {72}),
+    ("nvidia_gb200", "cpu_memory_size", "", {480}), ("nvidia_gh200", "cpu_memory_bandwidth", "", {512}),
+    ("rubin", "tensor_core_generation", "", {6}), ("rubin", "nvlink_generation", "", {6}),
 ]
 # fmt: on
 
@@ -74,6 +100,13 @@ def test_facts(ref: Reference, entity_id: str, attribute: str, per: str, expecte
 def test_facts_of_an_architecture_name_the_chip_as_variant(ref: Reference) -> None:
     rows = ref.facts("ampere", "fp64_cores", "SM")
     assert {(r.variant, r.value) for r in rows} >= {("GA100", 32.0), ("GA102", 2.0)}
+
+
+def test_a_superchip_cpu_is_never_its_gpu_chip(ref: Reference) -> None:
+    assert ref.chips_of("nvidia_gh200") == ["gh100"] and ref.cpus_of("nvidia_gh200") == ["grace"]
+    assert ref.cpus_of("nvidia_h100") == [] and ref.facts("nvidia_h100", "cpu_cores") == []
+    assert ref.facts("nvidia_gh200", "memory_size")  # the GPU's HBM, as before
+    assert all(r.unit == "GB" and r.value != 480 for r in ref.facts("nvidia_gh200", "memory_size"))
 
 
 def test_facts_keep_whole_and_per_unit_apart(ref: Reference) -> None:

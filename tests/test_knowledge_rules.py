@@ -29,7 +29,7 @@ def _problems(tables: dict[str, pd.DataFrame], name: str) -> list[Problem]:
 
 def _row(tables: dict[str, pd.DataFrame], name: str, key: str) -> int:
     id_column = {"chips": "chip_id", "architectures": "architecture_id", "memory": "memory_id",
-                 "systems": "system_id", "links": "link_id"}[name]
+                 "systems": "system_id", "links": "link_id", "compute_capabilities": "capability_id"}[name]
     return int(tables[name].index[tables[name][id_column] == key][0])
 
 
@@ -75,14 +75,37 @@ BAD_CELLS = [
     ("links", "nvlink_4", "kind", "usb", "kind must be one of pcie, nvlink"),
     ("links", "nvlink_4", "per_link_per_direction", "5000", "per_link_per_direction must be within 0.1-2000 GB/s"),
     ("links", "nvlink_4", "links_per_gpu", "eighteen", "links_per_gpu must be a number"),
-    ("links", "nvlink_4", "architectures", "Hopper|Rubin", "architecture Rubin not found in architectures.csv"),
+    ("links", "nvlink_4", "architectures", "Hopper|Feynman", "architecture Feynman not found in architectures.csv"),
     ("links", "nvlink_4", "aliases", "NVLink 4|HBM3", "alias 'HBM3' also names hbm3 in terms.csv"),
     ("links", "pcie_4_x16", "per_lane_per_direction", "500", "per_lane_per_direction must be within 0.01-128 GB/s"),
+    # issue 24: full-die make-up, SM/partition units, the CPU die, the compute capabilities
+    ("chips", "gh100", "rops", "900", "rops must be within 0-512"),
+    ("chips", "gh100", "tmus", "576.5", "tmus must be a whole number"),
+    ("chips", "gh100", "memory_controller_width", "2048", "memory_controller_width must be within 16-1024 bit"),
+    ("chips", "ga102", "sms_per_gpc", "40", "sms_per_gpc must be within 1-32"),
+    ("chips", "grace", "kind", "DPU", "kind must be GPU, CPU or empty"),
+    ("chips", "grace", "cpu_cores", "72.5", "cpu_cores must be a whole number"),
+    ("chips", "grace", "cpu_memory_bandwidth_gbs", "fast", "cpu_memory_bandwidth_gbs must be a number"),
+    ("chips", "ga100", "compute_capability", "8.5", "compute capability 8.5 not found in compute_capabilities.csv"),
+    ("architectures", "ampere", "compute_capability", "8.0|8.6|8.8", "compute capability 8.8 not found"),
+    ("architectures", "hopper", "warp_schedulers_per_partition", "16", "warp_schedulers_per_partition must be within"),
+    ("architectures", "hopper", "shared_memory_per_unit_kb", "4096", "shared_memory_per_unit_kb must be within 8-512"),
+    ("architectures", "volta", "ldst_per_partition", "0", "ldst_per_partition must be within 1-64"),
+    ("compute_capabilities", "cc_8_0", "max_threads_per_sm", "4096", "is not max_warps_per_sm x warp_size"),
+    ("compute_capabilities", "cc_8_0", "max_blocks_per_sm", "500", "max_blocks_per_sm must be within 1-64"),
+    ("compute_capabilities", "cc_8_0", "registers_per_sm", "64K", "registers_per_sm must be a number"),
+    ("compute_capabilities", "cc_8_0", "capability", "8", "capability must be major.minor"),
+    ("compute_capabilities", "cc_8_0", "capability", "8.6", "capability must be unique"),
+    ("compute_capabilities", "cc_8_0", "architecture", "Hopper", "Hopper does not list compute capability 8.0"),
+    ("compute_capabilities", "cc_8_0", "architecture", "Zen 4", "architecture Zen 4 not found in architectures.csv"),
+    ("compute_capabilities", "cc_8_0", "aliases", "8.0|H100", "alias 'H100' also names nvidia_h100 in products.csv"),
+    ("compute_capabilities", "cc_8_0", "capability_id", "ga100", "id 'ga100' is also used in chips.csv"),
+    ("compute_capabilities", "cc_8_0", "source_url", "the guide", "source_url must be an http(s) URL"),
 ]
 # fmt: on
 
 
-@pytest.mark.parametrize("name", ["chips", "architectures", "memory", "systems", "links"])
+@pytest.mark.parametrize("name", ["chips", "architectures", "memory", "systems", "links", "compute_capabilities"])
 def test_real_knowledge_tables_pass(tables: dict[str, pd.DataFrame], name: str) -> None:
     assert [p.describe() for p in _problems(tables, name)] == []
 

@@ -12,14 +12,15 @@ import pandas as pd
 
 from ..errors import ReferenceTableError
 from ..normalize import normalize_key
-from .columns import ID_COLUMN, KNOWLEDGE_TABLES, row_facts
+from .capabilities import limit_facts
+from .columns import ID_COLUMN, KNOWLEDGE_TABLES, LIMIT_ATTRIBUTES, NAMED_LIMITS, row_facts
 from .facts import RELATION_TABLES, Facts, build_facts
 
 TABLES: tuple[str, ...] = ("vendors", "products", "series", "specs", "links", "terms")
 OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis", *KNOWLEDGE_TABLES, *RELATION_TABLES)
 # which kind of thing an alias names when (by design) two tables list it: a memory type is also a term
 ENTITY_PRIORITY: tuple[str, ...] = ("product", "series", "system", "chip", "architecture", "link", "memory",
-                                    "vendor", "term")
+                                    "vendor", "term", "compute_capability")
 
 NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "cuda_cores", "stream_processors", "tensor_cores", "memory_size", "memory_bandwidth",
@@ -54,6 +55,9 @@ ATTRIBUTE_ZH: dict[str, str] = {
 }
 
 
+# what a superchip's CPU die holds (chips.csv rows of kind CPU); a product has them through ``cpus_of``
+CPU_ATTRIBUTES: frozenset[str] = frozenset({"cpu_cores", "cpu_core", "cpu_memory_type", "cpu_memory_size",
+                                            "cpu_memory_bandwidth"})
 # the id of a product the tables do not know, recognised by its name's grammar: "model:<vendor>:<squeezed name>"
 # attribute -> (the chips table's unit, the factor from the claim's value to it: 800亿个 transistors are 80 billion)
 CHIP_FIGURES: dict[str, tuple[str, float]] = {"transistors": ("亿个", 1e-9), "die_size": (" mm²", 1.0)}
@@ -241,25 +245,37 @@ class Reference:
         """What the reference says of ``attribute`` for one entity: whole-entity figures (``per=""``) or figures
         per unit (``per="SM"``, ``"CU"``, ``"partition"``, ``"stack"``, ``"link"``, ``"lane"``, ``"GPU"``...).
 
-        A product's per-unit figures are its chip's; a chip's per-unit figures default to its architecture's;
-        an architecture whose chips differ (Ampere: GA100 and GA102 SMs) gives one row per chip (variant = chip).
+        A product's per-unit figures are its chip's, and so are the figures only a die has (a superchip's CPU:
+        ``cpu_cores``); a chip's per-unit figures default to its architecture's; an architecture whose chips differ
+        (Ampere: GA100 and GA102 SMs) gives one row per chip (variant = chip). The CUDA limits of a compute
+        capability (``max_threads_per_sm``...) are found through the chip's or architecture's compute capability
+        (``capabilities.limit_facts``).
         """
+        limit = attribute in LIMIT_ATTRIBUTES and (bool(per) or attribute in NAMED_LIMITS)
         if entity_id in self.products:
             if not per:
-                return [r for r in self.rows(entity_id, attribute) if not r.per]
-            return [r for chip in self.chips_of(entity_id) for r in self.facts(chip, attribute, per)]
+                own = [r for r in self.rows(entity_id, attribute) if not r.per]
+                if own or not (limit or attribute in CPU_ATTRIBUTES):
+                    return own
+            if attribute in CPU_ATTRIBUTES:
+                return [r for chip in self.cpus_of(entity_id) for r in self.facts(chip, attribute, per)]
+            of_chips = [r for chip in self.chips_of(entity_id) for r in self.facts(chip, attribute, per)]
+            return of_chips or (limit_facts(self, entity_id, attribute, per) if limit else [])
         own = self.knowledge.get((entity_id, attribute, per), [])
         if own:
             return list(own)
         kind = self.kind_of(entity_id)
+        found: list[SpecRow] = []
         if kind == "chip" and per:
             arch = self.architecture_of(entity_id)
-            return list(self.knowledge.get((arch, attribute, per), [])) if arch else []
-        if kind == "architecture" and (per or attribute == "compute_capability"):
-            return [replace(r, variant=self.items["chip"][c].name)
-                    for c in self.chips_of_architecture(entity_id)
-                    for r in self.knowledge.get((c, attribute, per), [])]
-        return []
+            found = list(self.knowledge.get((arch, attribute, per), [])) if arch else []
+        elif kind == "architecture" and (per or attribute == "compute_capability"):
+            found = [replace(r, variant=self.items["chip"][c].name)
+                     for c in self.chips_of_architecture(entity_id)
+                     for r in self.knowledge.get((c, attribute, per), [])]
+        if not found and limit and kind in ("chip", "architecture"):
+            return limit_facts(self, entity_id, attribute, per)
+        return found
 
     def attributes(self, entity_id: str) -> list[tuple[str, str]]:
         """(attribute, per) pairs the reference has facts for, in table order (for ``reference show``)."""
@@ -268,7 +284,18 @@ class Reference:
         return [(a, p) for (eid, a, p) in self.knowledge if eid == entity_id]
 
     def chips_of(self, product_id: str) -> list[str]:
-        """Chip ids of a product: its chip column (products.csv) and the chips whose ``products`` list it."""
+        """GPU chip ids of a product: its chip column (products.csv) and the GPU chips whose ``products`` list it
+        (a CPU die, kind ``CPU``, is ``cpus_of``)."""
+        return [c for c in self._dies_of(product_id) if not self._is_cpu(c)]
+
+    def cpus_of(self, product_id: str) -> list[str]:
+        """The CPU dies (chips.csv rows of kind ``CPU``: Grace) whose ``products`` list the product (GH200)."""
+        return [c for c in self._dies_of(product_id) if self._is_cpu(c)]
+
+    def _is_cpu(self, chip_id: str) -> bool:
+        return self.items.get("chip", {})[chip_id].fields.get("kind", "").upper() == "CPU"
+
+    def _dies_of(self, product_id: str) -> list[str]:
         chips = self.items.get("chip", {})
         by_name = {normalize_key(n): c.item_id for c in chips.values() for n in (c.name, *c.aliases)}
         out: list[str] = []
@@ -454,7 +481,7 @@ def build(directory: Path, frames: dict[str, pd.DataFrame]) -> Reference:
 
 
 KIND_OF_TABLE: dict[str, str] = {"chips": "chip", "architectures": "architecture", "memory": "memory",
-                                 "systems": "system", "links": "link"}
+                                 "systems": "system", "links": "link", "compute_capabilities": "compute_capability"}
 
 
 def _knowledge(frames: dict[str, pd.DataFrame]) -> tuple[dict[str, dict[str, Item]],

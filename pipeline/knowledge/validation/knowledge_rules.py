@@ -1,4 +1,5 @@
-"""The rules of the knowledge tables (chips, architectures, memory, systems, and links' standard columns).
+"""The rules of the knowledge tables (chips, architectures, memory, systems, compute capabilities, and links'
+standard columns).
 
 Which fact a column holds, and in which unit, is fixed once in ``pipeline.knowledge.columns.FACT_COLUMNS``; here each
 numeric column gets a number rule and a range, each list of references must name rows that exist, each entity id is
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..columns import FACT_COLUMNS, ID_COLUMN, KNOWLEDGE_TABLES, FactColumn, split_items
-from .ge import _Check, _computed, _in_set, _records, _row_messages
+from .ge import _Check, _computed, _in_set, _matches, _records, _row_messages, _unique
 from .reference_rules import NUMBER, _common_checks, _items, _Tables
 
 if TYPE_CHECKING:
@@ -27,7 +28,13 @@ WHOLE_NUMBERS = frozenset({"gpc_count", "tpc_count", "sm_count", "compute_units"
                            "int32_cores", "memory_bus_width", "hbm_stacks", "launch_year", "die_count",
                            "partitions", "ldst_units", "sfu_units", "tensor_core_generation", "rt_core_generation",
                            "transformer_engine_generation", "nvlink_generation", "gpu_count", "cpu_count",
-                           "nvswitch_count", "lanes", "links_per_gpu", "stack_height"})
+                           "nvswitch_count", "lanes", "links_per_gpu", "stack_height", "rops", "tmus",
+                           "raster_engines", "memory_controllers", "sms_per_gpc", "tpcs_per_gpc", "sms_per_tpc",
+                           "warp_schedulers", "dispatch_units", "cpu_cores", "warp_size", "max_threads_per_block",
+                           "max_block_dim_x", "max_block_dim_y", "max_block_dim_z", "max_grid_dim_x",
+                           "max_grid_dim_y", "max_grid_dim_z", "max_blocks_per_sm", "max_warps_per_sm",
+                           "max_threads_per_sm", "registers_per_sm", "max_registers_per_block",
+                           "max_registers_per_thread", "shared_memory_banks"})
 # (attribute, per) -> allowed range; per "*" is any per-unit figure, "" a whole-entity figure
 RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("gpc_count", ""): (1, 16), ("tpc_count", ""): (1, 200), ("sm_count", ""): (1, 300),
@@ -51,7 +58,25 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("links_per_gpu", ""): (1, 64),
     ("interconnect_bandwidth", "lane"): (0.01, 128), ("interconnect_bandwidth", "link"): (0.1, 2000),
     ("interconnect_bandwidth", "GPU"): (0.1, 20000), ("interconnect_bandwidth", ""): (0.1, 1_000_000),
+    # a die's graphics and memory make-up
+    ("rops", ""): (0, 512), ("tmus", ""): (0, 2000), ("raster_engines", ""): (1, 16),
+    ("memory_controllers", ""): (1, 32), ("memory_bus_width", "memory_controller"): (16, 1024),
+    ("sms_per_gpc", ""): (1, 32), ("tpcs_per_gpc", ""): (1, 16), ("sms_per_tpc", ""): (1, 4),
+    ("tmus", "*"): (0, 64), ("shared_memory", "*"): (8, 512), ("warp_schedulers", "*"): (1, 8),
+    ("dispatch_units", "*"): (1, 16),
+    # a CPU die (Grace)
+    ("cpu_cores", ""): (1, 1024), ("cpu_memory_size", ""): (1, 4096), ("cpu_memory_bandwidth", ""): (10, 10000),
+    # the CUDA C++ Programming Guide's limits per compute capability
+    ("warp_size", ""): (16, 64), ("max_threads_per_block", ""): (256, 4096), ("max_block_dim_x", ""): (64, 4096),
+    ("max_block_dim_y", ""): (64, 4096), ("max_block_dim_z", ""): (1, 1024), ("max_grid_dim_x", ""): (1, 2**31 - 1),
+    ("max_grid_dim_y", ""): (1, 65535), ("max_grid_dim_z", ""): (1, 65535), ("max_blocks_per_sm", "SM"): (1, 64),
+    ("max_warps_per_sm", "SM"): (8, 128), ("max_threads_per_sm", "SM"): (256, 4096),
+    ("registers_per_sm", "SM"): (4096, 262144), ("max_registers_per_block", ""): (4096, 262144),
+    ("max_registers_per_thread", ""): (32, 1024), ("max_shared_memory_per_block", ""): (8, 512),
+    ("constant_memory", ""): (8, 1024), ("local_memory_per_thread", ""): (1, 2048),
+    ("shared_memory_banks", ""): (8, 64),
 }
+CHIP_KINDS = ("", "GPU", "CPU")
 CACHE_RANGES: dict[str, tuple[float, float]] = {"L1": (8, 1024), "L2": (0.1, 512), "Infinity Cache": (1, 512)}
 
 
@@ -150,7 +175,24 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
         if table == "memory":
             out += [_in_set("unit", MEMORY_UNITS, "unit must be stack (HBM) or chip (GDDR)"),
                     _in_set("kind", MEMORY_KINDS, "kind must be HBM or GDDR")]
+        if table in ("chips", "architectures") and ref.has("compute_capabilities"):
+            known = set(ref.all["compute_capabilities"]["capability"])
+            messages = [_known("compute capability", c, known, "compute_capabilities.csv")
+                        for c in frame.get("compute_capability", [""] * len(frame))]
+            out.append(_computed(frame, "capability_exists", messages, "compute_capability"))
+        if table == "compute_capabilities":
+            out += [_matches("capability", r"^\d{1,2}\.\d$", "capability must be major.minor, e.g. 8.6"),
+                    _unique("capability"),
+                    _computed(frame, "threads_are_warps", _row_messages(frame, _threads_message),
+                              "max_threads_per_sm"),
+                    _computed(frame, "listed_by_architecture", _row_messages(frame, lambda r: _listed(r, ref)),
+                              "architecture")]
+            check = _references(frame, ref, "architecture", "architectures")
+            if check:
+                out.append(check)
         if table == "chips":
+            if "kind" in frame.columns:
+                out.append(_in_set("kind", CHIP_KINDS, "kind must be GPU, CPU or empty (a GPU)"))
             out += [c for c in (_references(frame, ref, "products", "products"),
                                 _references(frame, ref, "architecture", "architectures")) if c]
             if "process_nm" in frame.columns:
@@ -164,6 +206,31 @@ def _table_checks(table: str) -> Callable[[pd.DataFrame, _Tables], list[_Check]]
             out.append(_computed(frame, "gpu_named", messages, "gpu_product"))
         return out
     return checks
+
+
+def _threads_message(row: Mapping[str, str]) -> str:
+    """Resident threads per SM are resident warps times the warp size."""
+    try:
+        threads, warps, size = (float(row.get(c, "") or "nan") for c in
+                                ("max_threads_per_sm", "max_warps_per_sm", "warp_size"))
+    except ValueError:
+        return ""
+    if threads == threads and warps == warps and size == size and threads != warps * size:
+        return f"max_threads_per_sm {threads:g} is not max_warps_per_sm x warp_size ({warps * size:g})"
+    return ""
+
+
+def _listed(row: Mapping[str, str], ref: _Tables) -> str:
+    """The capability's architecture lists it in its compute_capability column (one fact, stated both ways)."""
+    if "architectures" not in ref.all:
+        return ""
+    arch, capability = str(row.get("architecture", "")).strip(), str(row.get("capability", "")).strip()
+    for record in ref.all["architectures"].to_dict("records"):
+        if arch in (str(record.get("name", "")), *_items(str(record.get("aliases", "")))):
+            listed = _items(str(record.get("compute_capability", "")))
+            return "" if capability in listed else (
+                f"architecture {arch} does not list compute capability {capability} in architectures.csv")
+    return ""
 
 
 def _process_message(row: Mapping[str, str]) -> str:
@@ -209,7 +276,7 @@ def _filled(row: Mapping[str, str], table: str) -> str:
 NAMED_TABLES: tuple[tuple[str, str], ...] = (
     ("vendors", "vendor_id"), ("products", "product_id"), ("series", "series_id"), ("terms", "term_id"),
     ("links", "link_id"), ("chips", "chip_id"), ("architectures", "architecture_id"), ("memory", "memory_id"),
-    ("systems", "system_id"),
+    ("systems", "system_id"), ("compute_capabilities", "capability_id"),
 )
 # a memory type is also a term (terms.csv keeps its definition): the same id may repeat its aliases
 SAME_THING = {frozenset({"terms", "memory"})}
@@ -248,7 +315,7 @@ def alias_messages(ref: _Tables, table: str) -> list[str]:
 FACT_TABLES: tuple[tuple[str, str], ...] = (("products", "product_id"), ("series", "series_id"),
                                             ("links", "link_id"), ("chips", "chip_id"),
                                             ("architectures", "architecture_id"), ("memory", "memory_id"),
-                                            ("systems", "system_id"))
+                                            ("systems", "system_id"), ("compute_capabilities", "capability_id"))
 
 
 def id_messages(ref: _Tables, table: str) -> list[str]:

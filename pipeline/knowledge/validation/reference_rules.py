@@ -39,6 +39,8 @@ OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
     "memory": ("memory_id", "name", "aliases", "kind", "standard", "unit", "source_url", "source_title", "notes"),
     "systems": ("system_id", "name", "aliases", "vendor", "gpu_product", "gpu_count", "source_url", "source_title",
                 "notes"),
+    "compute_capabilities": ("capability_id", "name", "aliases", "capability", "architecture", "source_url",
+                             "source_title", "notes"),
     # the relation tables (their rules: facts_rules.py)
     **FACT_COLUMNS,
 }
@@ -46,7 +48,7 @@ OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
 PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "FP6", "FP4", "INT8", "INT4", "SPARSITY")
 ID_COLUMNS = {"vendors": "vendor_id", "products": "product_id", "series": "series_id", "links": "link_id",
               "terms": "term_id", "chips": "chip_id", "architectures": "architecture_id", "memory": "memory_id",
-              "systems": "system_id"}
+              "systems": "system_id", "compute_capabilities": "capability_id"}
 SPEC_KEY = ("product_id", "variant", "attribute", "scope")
 
 COUNT_ATTRIBUTES = ("cuda_cores", "stream_processors", "tensor_cores", "mig_instances", "sm_count", "compute_units",
