@@ -139,7 +139,9 @@ def _introduction(claim: Claim, ref: Reference, arch: Item, owner: str, subject:
         return Check(Verdict.UNVERIFIABLE, MESSAGES["no_introducer"].format(feature=feature),
                      reason=Reason.NO_REFERENCE_VALUE)
     names = "、".join(f"{a.name.removesuffix('架构')}架构（{_year(a)}年）" for a in found)
-    words = {"feature": feature, "introducers": names, "owner": owner, "stated": claim.text.strip()}
+    named = ref.relations.feature(feature)
+    shown = named.label if named is not None else feature  # its Chinese name where the name describes it
+    words = {"feature": shown, "introducers": names, "owner": owner, "stated": claim.text.strip()}
     source = (found[0].source_url, found[0].source_title)
     expected = "、".join(a.name for a in found)
     if claim.attribute == "introduced_by":

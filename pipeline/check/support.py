@@ -29,20 +29,13 @@ class Verdictable:
     partial: bool = False
 
 
-def feature_label(feature: Feature) -> str:
-    """The feature as an editor reads it: its own name, or its Chinese name where the name is a description."""
-    words = feature.name.replace("-", " ").split()
-    described = any(w.islower() and w.isalpha() and len(w) >= 3 for w in words)
-    return feature.name_zh if described and feature.name_zh else feature.name
-
-
 def check_supports(claim: Claim, ref: Reference, tol: Tolerance | None = None) -> Check:
     feature = ref.relations.feature(str(claim.value))
     subject = claim.subject or ""
     if feature is None:
         return Check(Verdict.UNVERIFIABLE, message("supports.no_fact", owner=ref.name(subject), feature=claim.value),
                      reason=Reason.NO_FACT)
-    label = feature_label(feature)
+    label = feature.label
     if claim.extra.get("vendor_class"):
         return _vendor_class(claim, ref, feature, label)
     if not ref.knows(subject):

@@ -92,7 +92,8 @@ def _chip(claim: Claim, ref: Reference) -> Check:
     if ref.kind_of(chip) != "chip" and normalize_key(ref.name(chip)) not in ref.chips:
         return _no_fact(message("chip.no_fact", chip=claim.subject_mention or chip))
     name = ref.name(chip)
-    products = "、".join(ref.name(p) for p in ref.products_with_chip(name)[:4]) or "多款产品"
+    used = "、".join(ref.name(p) for p in ref.products_with_chip(name)[:4])
+    products = f"，用于{used}等产品" if used else ""
     item = ref.items.get("chip", {}).get(chip)
     arch = item.fields.get("architecture", "") if item is not None else ""
     source = (item.source_url, item.source_title) if item is not None else ("", "")

@@ -63,6 +63,14 @@ class Feature:
     name_zh: str
     source: Source
 
+    @property
+    def label(self) -> str:
+        """The feature as an editor reads it: its own name, or its Chinese name where the name is a description
+        (2:4 sparsity, multi-die GPU) rather than a product name (NVLink, Tensor Core)."""
+        words = self.name.replace("-", " ").split()
+        described = any(w.islower() and w.isalpha() and len(w) >= 3 for w in words)
+        return self.name_zh if described and self.name_zh else self.name
+
 
 @dataclass(frozen=True)
 class FeatureStatus:
