@@ -67,6 +67,8 @@ class Reason(str, Enum):
     SPECULATIVE = "speculative"  # the text gives it as a forecast or a rumour (预计, 传闻, 爆料)
     UNDERSPECIFIED = "underspecified"  # the text gives too little to compute or compare (no precision, no card...)
     UNKNOWN_ATTRIBUTE = "unknown_attribute"  # a hardware figure no cue word says the attribute of (attribute figure)
+    NO_FACT = "no_fact"  # the relation tables do not say (a feature, a successor, an expansion they lack)
+    TIME_DEPENDENT = "time_dependent"  # "the newest", "currently": true or not by the article's date, which it lacks
 
 
 # the attribute of a figure the extractor records without knowing what it is a figure of (detail: its kind of unit)

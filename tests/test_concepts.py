@@ -79,7 +79,9 @@ MEMORY_CASES = [
     ("无限缓存是独立焊接在板卡上的内存颗粒。",        [concept("无限缓存是独立焊接", "infinity_cache", "memory_chip")]),
     ("Infinity Cache增加了显存容量。", [concept("Infinity Cache增加了显存容量", "infinity_cache", "memory")]),
     ("Infinity Cache是一种显存。",                [concept("Infinity Cache是一种显存", "infinity_cache", "memory")]),
-    ("RX 7900 XTX采用Infinity Cache。",           []),
+    # not a concept claim; that the card has the cache is a support claim of its own
+    ("RX 7900 XTX采用Infinity Cache。",
+     [("采用Infinity Cache", "supports", "amd_rx_7900_xtx", P, S, "Infinity Cache")]),
     ("RX 6950 XT集成了128MB Infinity Cache。",    [("128MB", "cache_size", "amd_rx_6950_xt", P, S, 128)]),
     ("L2缓存是焊在显卡背面的独立显存芯片。",
      [concept("L2缓存是焊在显卡背面的独立显存芯片", "l2_cache", "memory_chip")]),
@@ -199,7 +201,8 @@ def test_positioning(text: str, expected: Rows) -> None:
 # fmt: off
 HARDWARE_CASES = [
     ("L4配备了冗余电源，可靠性更高。",           [concept("冗余电源", "nvidia_l4", "redundant_psu")]),
-    ("T4通过PCIe插槽供电。",                  []),
+    # no concept claim: that the slot can power it is a claim of its own (70 W, within a slot's 75 W)
+    ("T4通过PCIe插槽供电。",                  [("PCIe插槽供电", "slot_powered", "nvidia_t4", P, S, "yes")]),
     ("T4配有冗余电源。",                      [concept("冗余电源", "nvidia_t4", "redundant_psu")]),
     ("这台服务器配有冗余电源，机箱里插了四块T4。",  []),  # the server's power supply
     ("A100 PCIe版配有冗余电源。",              [concept("冗余电源", "nvidia_a100", "redundant_psu")]),
@@ -226,7 +229,8 @@ def precision(text: str, subject: str, verdict: str = S) -> tuple[str, str, str,
 PRECISION_CASES = [
     # one claim per format, so that a flag covers only the unsupported one
     ("Tesla V100支持BF16格式。",   [precision("BF16", "nvidia_tesla_v100", C)]),
-    ("V100不支持BF16。",           []),  # denied, and rightly
+    # denied, and rightly: no precision claim; the support claim says it
+    ("V100不支持BF16。",           [("不支持BF16", "supports", "nvidia_tesla_v100", P, S, "BF16")]),
     ("P100支持TF32运算。",         [precision("TF32", "nvidia_tesla_p100", C)]),
     ("MI250X支持FP8精度。",        [precision("FP8", "amd_mi250x", C)]),
     ("A100也支持FP8推理。",         [precision("FP8", "nvidia_a100", C)]),
@@ -251,7 +255,8 @@ def test_precision_support(text: str, expected: Rows) -> None:
 # fmt: off
 SPAN_CASES = [
     ("RX 6800采用Infinity Cache技术，它是一块独立的显存颗粒。",
-     [concept("它是一块独立的显存颗粒", "infinity_cache", "memory_chip")]),
+     [("采用Infinity Cache", "supports", "amd_rx_6800", P, S, "Infinity Cache"),
+      concept("它是一块独立的显存颗粒", "infinity_cache", "memory_chip")]),
     ("MIG可以把一块A100切分成多个实例，它还能把多张卡合并成一张。", [concept("它还能把多张卡合并", "mig", POOL)]),
     ("RT Core用于加速光线追踪，它也用来存放纹理。",                [concept("它也用来存放", "rt_core", "storage")]),
     ("T4带有16GB显存，是一块面向训练的加速卡。",

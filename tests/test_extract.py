@@ -126,7 +126,7 @@ def test_series_claim_holds_if_a_member_fits() -> None:
 
 def test_flag_covers_only_the_false_part() -> None:
     assert rows(claims_for("RX 6800采用Infinity Cache技术，显存带宽达到了900GB/s。")) == [
-        ("900GB/s", "memory_bandwidth", "amd_rx_6800", P, C)]
+        ("采用Infinity Cache", "supports", "amd_rx_6800", P, S), ("900GB/s", "memory_bandwidth", "amd_rx_6800", P, C)]
 
 
 def test_offsets_and_text_match_source() -> None:

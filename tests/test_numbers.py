@@ -142,7 +142,9 @@ def test_throughput_claims(text: str, expected: Rows) -> None:
 # fmt: off
 PRECISION_LABEL_CASES = [
     # a figure given the wrong precision or sparsity is the card's figure for another one: misattributed, named
-    ("RTX 4090的FP16算力为1321 TFLOPS（稀疏）。", [("1321 TFLOPS", "fp16", "nvidia_rtx_4090", P, M)], "FP8（稀疏）"),
+    # the label is a claim of its own: 1321 is no FP16 figure of the card, sparse or dense (it is FP8's)
+    ("RTX 4090的FP16算力为1321 TFLOPS（稀疏）。", [("1321 TFLOPS", "fp16", "nvidia_rtx_4090", P, M),
+                                              ("稀疏", "figure_label", "nvidia_rtx_4090", P, U)], "FP8（稀疏）"),
     ("A100的INT8稠密算力为1248 TOPS。",         [("1248 TOPS", "int8", "nvidia_a100", P, M)], "INT8（稀疏）"),
     ("A100的TF32算力为19.5 TFLOPS。",           [("19.5 TFLOPS", "tf32", "nvidia_a100", P, M)], "FP32"),
     # two precisions written together: the figure is claimed for each, wrong if either is
@@ -247,7 +249,8 @@ def test_card_figures_next_to_those_cues_are_still_checked(text: str, expected: 
 @pytest.mark.parametrize(("text", "expected"), [
     # a clause that only says 带宽 (or nothing) takes the kind cued in the clause before it
     ("RTX 2080 Ti支持NVLink，带宽100GB/s。",
-     [("100GB/s", "interconnect_bandwidth", "nvidia_rtx_2080_ti", P, S, "NVLink")]),
+     [("支持NVLink", "supports", "nvidia_rtx_2080_ti", P, S, None),
+      ("100GB/s", "interconnect_bandwidth", "nvidia_rtx_2080_ti", P, S, "NVLink")]),
     ("A100的NVLink带宽为600GB/s，A30则为200GB/s。",
      [("600GB/s", "interconnect_bandwidth", "nvidia_a100", P, S, "NVLink"),
       ("200GB/s", "interconnect_bandwidth", "nvidia_a30", P, S, "NVLink")]),

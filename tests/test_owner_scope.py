@@ -130,10 +130,12 @@ SCOPE_CASES = [
 FORM_CASES = [
     # "|" separates the items of a spec line: the sparsity word of one item is not the other's
     ("A100：FP32 19.5 TFLOPS | FP16 624 TFLOPS（稀疏）", "t.txt",
-     [("19.5 TFLOPS", "fp32", "nvidia_a100", P, S, None), ("624 TFLOPS", "fp16", "nvidia_a100", P, S, None)]),
+     [("19.5 TFLOPS", "fp32", "nvidia_a100", P, S, None), ("624 TFLOPS", "fp16", "nvidia_a100", P, S, None),
+      ("稀疏", "figure_label", "nvidia_a100", P, S, None)]),
     # a throughput written with a classifier is not a count of the units named before it
     ("RTX 4070的184个张量核心提供466个张量TFLOPS。", "t.txt",
-     [("184个", "tensor_cores", "nvidia_rtx_4070", P, S, None)]),
+     [("184个", "tensor_cores", "nvidia_rtx_4070", P, S, None),
+      ("466个", "figure", "nvidia_rtx_4070", P, U, "unknown_attribute")]),
     ("H100的显存带宽为3.35到3.9TB/s。", "t.txt", [("3.35到3.9TB/s", "memory_bandwidth", "nvidia_h100", P, S, None)]),
     ("H100的显存为~~40GB~~ 80GB。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
     ("H100的显存为==80GB==。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S, None)]),
@@ -226,7 +228,8 @@ READING_CASES = [
     ("RTX 3090有约24GB显存。", "t.txt", [("约24GB", "memory_size", "nvidia_rtx_3090", P, S, None)]),
     # a unit counted, then 每个 / 各 after it; a cache named earlier keeps a later MB total; 每条 after counted links
     ("RX 7900 XTX的Navi 31有6个MCD，它们每个带有16MB缓存，合起来是96MB。", "t.txt",
-     [("16MB", "cache_size", "amd_rx_7900_xtx", "unit", U, "scope_not_product"),
+     [("6个", "mcd_count", "amd_rx_7900_xtx", P, U, "no_reference_value"),
+      ("16MB", "cache_size", "amd_rx_7900_xtx", "unit", U, "scope_not_product"),
       ("96MB", "cache_size", "amd_rx_7900_xtx", P, S, None)]),
     ("A100共有12条NVLink链路，每条可跑50GB/s。", "t.txt",
      [("12条NVLink链路", "nvlink_links", "nvidia_a100", P, S, None),
@@ -242,7 +245,7 @@ READING_CASES = [
     # what varies across a product line is not judged for the line
     ("NVIDIA Tesla产品线的Hopper架构于2022年3月正式亮相。", "t.txt",
      [("Hopper", "architecture", "nvidia_tesla", P, U, "owner_uncertain"),
-      ("2022年", "launch_year", "nvidia_tesla", P, U, "owner_uncertain")]),
+      ("2022年3月", "launch_date", "nvidia_tesla", P, U, "owner_uncertain")]),
 ]
 # fmt: on
 

@@ -42,6 +42,7 @@ from .compare import (
 from .kinds import check_kind
 from .names import check_identity, check_interface, check_manufacturer
 from .precision import other_fp16_figure, other_precision
+from .revisions import outdated
 from .scoped import check_one_direction, check_scoped, system_of
 from .secondary import check_secondary
 from .variants import pin_variants
@@ -50,7 +51,7 @@ from .variants import pin_variants
 _SYSTEM_WORD = load_lexicon().regex("system_word")
 # numbers that identify a card well enough to say "this is card Y's figure"
 # what differs between the members of a product line: said of the line (not of each member), no flag
-_VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "interface"})
+_VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "launch_date", "interface", "compute_capability"})
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
 @dataclass
@@ -345,6 +346,8 @@ _OTHER_READINGS: tuple[tuple[Callable[[Claim, Check], bool], Callable[[Claim, Re
     (lambda c, k: k.verdict.is_flag and bool(c.extra.get("die_named")), _full_die),
     # a sentence about a system built from the card: the system's figure
     (lambda c, k: k.verdict.is_flag and c.scope is Scope.PRODUCT, _system_sentence),
+    # a launch-day figure the vendor later revised: still wrong, said with both figures and dates
+    (lambda c, k: k.verdict.is_flag and c.scope is Scope.PRODUCT, outdated),
 )
 
 

@@ -16,7 +16,9 @@ from ..records import Check, Claim, Reason, Verdict
 
 _FEATURE_ZH = {"tensor_core_generation": "Tensor Core", "rt_core_generation": "RT Core",
                "transformer_engine_generation": "Transformer Engine", "nvlink_generation": "NVLink",
-               "nvswitch_generation": "NVSwitch"}
+               "nvswitch_generation": "NVSwitch", "nvlink_c2c_generation": "NVLink-C2C"}
+# generations counted in links.csv rather than architectures.csv: the column -> the links' kind
+_LINK_GENERATIONS = {"nvswitch_generation": "nvswitch", "nvlink_c2c_generation": "nvlink_c2c"}
 
 MESSAGES = {
     "unknown": "参考表中没有{name}，无法核实。",
@@ -94,9 +96,10 @@ def _generation(claim: Claim, ref: Reference, arch: Item, owner: str) -> Check:
 
 
 def _generation_of(ref: Reference, arch: Item, column: str) -> int | None:
-    if column == "nvswitch_generation":  # links.csv: the NVSwitch generation whose architectures list this one
+    kind = _LINK_GENERATIONS.get(column)
+    if kind is not None:  # links.csv: the generation of the link of this kind whose architectures list this one
         for link in ref.items.get("link", {}).values():
-            if link.fields.get("kind") == "nvswitch" and arch.name in split_list(link.fields.get("architectures", "")):
+            if link.fields.get("kind") == kind and arch.name in split_list(link.fields.get("architectures", "")):
                 return _int(link.fields.get("generation", ""))
         return None
     return _int(arch.fields.get(column, ""))
@@ -110,10 +113,15 @@ def _int(text: str) -> int | None:
 
 
 def introducers(ref: Reference, feature: str) -> list[Item]:
-    """The architectures whose ``introduced`` column lists ``feature``, oldest first."""
+    """The architectures whose ``introduced`` column lists ``feature``, or whose architecture_features.csv row says
+    they introduced it (first in their vendor's line), oldest first."""
     key = normalize_key(feature)
-    found = [a for a in ref.items.get("architecture", {}).values()
+    table = ref.items.get("architecture", {})
+    found = [a for a in table.values()
              if key in {normalize_key(f) for f in split_list(a.fields.get("introduced", ""))}]
+    named = ref.relations.feature(feature)
+    if named is not None:
+        found += [table[a] for a in ref.relations.introducers(named.name) if a in table and table[a] not in found]
     return sorted(found, key=lambda a: (_int(a.fields.get("launch_year", "")) or 9999, a.name))
 
 
@@ -130,8 +138,10 @@ def _introduction(claim: Claim, ref: Reference, arch: Item, owner: str, subject:
     if not found:
         return Check(Verdict.UNVERIFIABLE, MESSAGES["no_introducer"].format(feature=feature),
                      reason=Reason.NO_REFERENCE_VALUE)
-    names = "、".join(f"{a.name}架构（{_year(a)}年）" for a in found)
-    words = {"feature": feature, "introducers": names, "owner": owner, "stated": claim.text.strip()}
+    names = "、".join(f"{a.name.removesuffix('架构')}架构（{_year(a)}年）" for a in found)
+    named = ref.relations.feature(feature)
+    shown = named.label if named is not None else feature  # its Chinese name where the name describes it
+    words = {"feature": shown, "introducers": names, "owner": owner, "stated": claim.text.strip()}
     source = (found[0].source_url, found[0].source_title)
     expected = "、".join(a.name for a in found)
     if claim.attribute == "introduced_by":

@@ -14,8 +14,11 @@ from . import cues
 from .concepts import concept_drafts
 from .derived import derived_drafts
 from .draft import Draft
-from .figures import term_drafts, without_open_overlaps
+from .figures import dedicated, term_drafts, without_open_overlaps
 from .history import history_drafts
+from .labels import label_drafts
+from .lineage import lineage_drafts
+from .links import link_fact_drafts
 from .names import (
     _chip_substitution_drafts,
     _identity_drafts,
@@ -29,13 +32,17 @@ from .process import process_drafts
 from .quantities import find_quantities
 from .relative import relative_drafts
 from .subjects import SUBJECT_KINDS, DocState, multiplier_of, update_topic
+from .support import support_drafts
 from .tables import cell_sentences, key_value_rows, table_claims
+from .terms import term_fact_drafts
+from .timely import document_date, heading_date, timely_drafts
 from .topic import carried_system, enter_sentence, leave_sentence
 
 
 def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]:
     """All claims of a document, in text order (prose sentences and table cells)."""
     state = DocState()
+    state.as_of = state.document_date = document_date(doc)
     claims: list[Claim] = []
     ordered = sorted(seg.mentions, key=lambda m: m.start)
     starts = [m.start for m in ordered]
@@ -53,6 +60,7 @@ def extract_claims(doc: Document, seg: Segmented, ref: Reference) -> list[Claim]
         prev_end = sent.end
         if sent.kind is BlockKind.HEADING:
             state.pending_multiplier = None
+            state.as_of = heading_date(text) or state.document_date  # a dated heading dates its section
         for d in _labelled_drafts(label, text, mentions, state, ref):
             claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
         label = _label_line(text) if sent.kind is not BlockKind.HEADING else None
@@ -220,8 +228,14 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += concept_drafts(text, mentions, state, ref)
     drafts += _interface_drafts(text, mentions, state, ref)
     drafts += process_drafts(text, mentions, state, ref)
-    drafts += relative_drafts(text, mentions, state, ref, drafts)
+    drafts += relative_drafts(text, mentions, state, ref, dedicated(drafts))
     drafts += history_drafts(text, mentions, state, ref)
+    drafts += support_drafts(text, mentions, state, ref, dedicated(drafts))
+    drafts += term_fact_drafts(text, mentions, state, ref)
+    drafts += link_fact_drafts(text, mentions, state, ref)
+    drafts += lineage_drafts(text, mentions, state, ref, dedicated(drafts))
+    drafts += timely_drafts(text, mentions, state, ref)
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
+    drafts += label_drafts(text, mentions, state, ref, dedicated(drafts))
     return without_open_overlaps(drafts)

@@ -212,5 +212,11 @@ def without_open_overlaps(drafts: list[Draft]) -> list[Draft]:
     return [d for d in drafts if not _is_open(d) or not any(s < d.end and d.start < e for s, e in dedicated)]
 
 
+def dedicated(drafts: list[Draft]) -> list[Draft]:
+    """The drafts a later extractor must not read again: all but the figures recorded without an attribute, which
+    give way to any reading."""
+    return [d for d in drafts if "unknown" not in d.extra]
+
+
 def _is_open(d: Draft) -> bool:
     return "open" in d.extra or "unknown" in d.extra

@@ -39,7 +39,8 @@ _PREVIOUS = LEX.regex("previous_gen")
 # a newer version of a feature is not its introduction: "Blackwell引入了新一代Transformer Engine"
 _NEWER_VERSION = re.compile(r"(?:新型|新一代|新版|新款|全新|改进|增强|升级|更新|第\s*[一二三四五六七八九十\d]+\s*代)"
                             r"(?:的)?\s*(?:版本的?)?\s*$")
-_INTRODUCE = re.compile(rf"(?:{_W('introduce_verb')})了?\s*(?:对|一套|一种|了)?\s*$")
+# "Volta引入了Tensor Core", and the relative clause "Volta引入的Tensor Core"
+_INTRODUCE = re.compile(rf"(?:{_W('introduce_verb')})(?:了|的)?\s*(?:对|一套|一种|了)?\s*$")
 _INTRODUCED_IN = re.compile(rf"^\s*(?P<neg>不是|并非|并不是|并没有|没有)?\s*(?:是|都是|也是)?\s*"
                             rf"(?:{_W('introduced_in')})\s*$")
 _FROM_START = re.compile(r"^\s*(?:是|都是)?\s*从\s*$")

@@ -72,6 +72,11 @@ class DocState:
     speculative: bool = False  # the section's heading says it is about forecasts or rumours (传闻规格)
     # (heading level, the architecture its section is about, or None): for history claims (history.py)
     families: list[tuple[int, str | None]] = field(default_factory=list)
+    # the architecture the last sentence that named one named (该架构, 此架构: lineage.py)
+    last_architecture: str | None = None
+    # the date the text is written as of (YYYY or YYYY-MM): its front matter's, or its dated heading's (timely.py)
+    as_of: str | None = None
+    document_date: str | None = None
 
 
 def is_comparative(text: str, m: Mention) -> bool:

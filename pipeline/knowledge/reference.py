@@ -14,9 +14,10 @@ from ..errors import ReferenceTableError
 from ..normalize import normalize_key
 from .capabilities import limit_facts
 from .columns import ID_COLUMN, KNOWLEDGE_TABLES, LIMIT_ATTRIBUTES, NAMED_LIMITS, row_facts
+from .facts import RELATION_TABLES, Facts, build_facts
 
 TABLES: tuple[str, ...] = ("vendors", "products", "series", "specs", "links", "terms")
-OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis", *KNOWLEDGE_TABLES)
+OPTIONAL_TABLES: tuple[str, ...] = ("precisions", "deprecated_apis", *KNOWLEDGE_TABLES, *RELATION_TABLES)
 # which kind of thing an alias names when (by design) two tables list it: a memory type is also a term
 ENTITY_PRIORITY: tuple[str, ...] = ("product", "series", "system", "chip", "architecture", "link", "memory",
                                     "vendor", "term", "compute_capability")
@@ -192,6 +193,8 @@ class Reference:
     # (id, attribute, per)
     items: dict[str, dict[str, Item]] = field(default_factory=dict)
     knowledge: dict[tuple[str, str, str], list[SpecRow]] = field(default_factory=dict)
+    # the relation tables: feature support, lineage, composition, die positions, terms, formats, links, revisions
+    relations: Facts = field(default_factory=Facts)
     _names: dict[str, Entity] = field(default_factory=dict, repr=False)
 
     def rows(self, product_id: str, attribute: str) -> list[SpecRow]:
@@ -472,8 +475,9 @@ def build(directory: Path, frames: dict[str, pd.DataFrame]) -> Reference:
             precisions[(_g(r, "architecture"), _g(r, "precision").upper())] = (
                 _g(r, "supported").lower() == "true", _g(r, "source_url"), _g(r, "source_title"))
     items, knowledge = _knowledge(frames)
+    relations = build_facts({name: frames[name].to_dict("records") for name in RELATION_TABLES if name in frames})
     return Reference(directory, fingerprint(directory), vendors, products, series, links, terms, dict(specs),
-                     precisions, items, knowledge)
+                     precisions, items, knowledge, relations)
 
 
 KIND_OF_TABLE: dict[str, str] = {"chips": "chip", "architectures": "architecture", "memory": "memory",

@@ -8,6 +8,8 @@ the callers fall back to the article's own words, never to the key.
 '矛盾'
 >>> code_label("undefined_name:train_loader")
 '使用了未定义的名称 train_loader'
+>>> message("supports.no_fact", owner="RTX 4090", feature="ECC")
+'参考表没有记录RTX 4090是否支持ECC，无法核实。'
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
 KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "spec_scope",
-                          "attribute", "value", "code")
+                          "attribute", "value", "code", "message")
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +51,18 @@ def code_label(value: object) -> str | None:
     kind, _, detail = value.partition(":")
     template = label("code", kind)
     return template.format(detail=detail).strip() if template is not None else None
+
+
+def message(key: str, **words: object) -> str:
+    """An explanation from the catalogue's templates (kind ``message``), its ``{placeholders}`` filled in.
+
+    Raises:
+        KeyError: the catalogue has no template ``key`` (a programming error: every template is a row).
+    """
+    template = catalogue().get(("message", key))
+    if template is None:
+        raise KeyError(f"no message template {key!r} in {CATALOGUE}")
+    return template.format(**words)
 
 
 def attribute_label(attribute: str) -> str:

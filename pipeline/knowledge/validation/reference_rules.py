@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..facts import FACT_COLUMNS
 from .ge import _Check, _computed, _in_set, _matches, _records, _row_messages, _unique
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ OPTIONAL_COLUMNS: dict[str, tuple[str, ...]] = {
                 "notes"),
     "compute_capabilities": ("capability_id", "name", "aliases", "capability", "architecture", "source_url",
                              "source_title", "notes"),
+    # the relation tables (their rules: facts_rules.py)
+    **FACT_COLUMNS,
 }
 # SPARSITY: 2:4 structured sparsity in the matrix units (a feature listed beside the formats)
 PRECISIONS = ("FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "FP6", "FP4", "INT8", "INT4", "SPARSITY")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import ReferenceTableError
 from . import ge
+from .facts_rules import FACT_CHECKS
 from .ge import _exists
 from .knowledge_rules import KNOWLEDGE_CHECKS
 from .reference_rules import _OPTIONAL_CHECKS, _TABLE_CHECKS, OPTIONAL_COLUMNS, REQUIRED_COLUMNS, _Tables
@@ -139,7 +140,7 @@ def validate_tables(tables: Mapping[str, pd.DataFrame]) -> ValidationResult:
             frame = tables[name].reset_index(drop=True)
             checks = [_exists(c) for c in required]
             if ref.has(name):
-                checks += {**_OPTIONAL_CHECKS, **KNOWLEDGE_CHECKS}[name](frame, ref)
+                checks += {**_OPTIONAL_CHECKS, **KNOWLEDGE_CHECKS, **FACT_CHECKS}[name](frame, ref)
             found = ge._run_suite(f"{name}.csv", frame, checks)
             problems += sorted(found, key=lambda p: -1 if p.row is None else p.row)
     return _result(problems)
