@@ -220,3 +220,17 @@ def test_an_aggregate_is_the_cards_total(ref: Reference) -> None:
     four = replace(claim(*GTX1650, "tdp", 300, "W"), multiplier=4)
     assert check_claim(four, ref).verdict is Verdict.SUPPORTED
     assert check_claim(replace(four, value=400), ref).verdict is Verdict.CONTRADICTED
+
+
+@pytest.mark.parametrize(("value", "verdict"), [(4, Verdict.UNVERIFIABLE), ("1x HDMI 2.1, 3x DisplayPort 1.4a",
+                                                                              Verdict.UNVERIFIABLE)])
+def test_outputs_as_a_count_or_a_list(ref: Reference, value: Any, verdict: Verdict) -> None:
+    """The outputs are a board's (untrusted); how they compare is still the field's rule, for when a row trusts
+    them: a count is the outputs in all (1 HDMI + 3 DisplayPort), a list names each."""
+    from pipeline.check.secondary import _OUTPUT, _parts, _parts_fit
+
+    assert check_claim(claim(*RTX4090, "display_outputs", value), ref).verdict is verdict
+    assert sum(n or 1 for n, _v in _parts("1x HDMI 2.1, 3x DisplayPort 1.4a", _OUTPUT).values()) == 4
+    assert _parts_fit("3个DP 1.4a接口", "1x HDMI 2.1, 3x DisplayPort 1.4a", _OUTPUT) is True
+    assert _parts_fit("2个HDMI", "1x HDMI 2.1, 3x DisplayPort 1.4a", _OUTPUT) is False
+    assert _parts_fit("DisplayPort 2.1", "1x HDMI 2.1, 3x DisplayPort 1.4a", _OUTPUT) is False

@@ -274,6 +274,8 @@ def _text_fits(claim: Claim, f: DatabaseFact) -> bool | None:
     if a == "power_connectors":
         return _parts_fit(stated, listed, _CONNECTOR)
     if a == "display_outputs":
+        if isinstance(claim.value, (int, float)):  # "4个显示输出接口": how many in all
+            return int(claim.value) == sum(n or 1 for n, _v in _parts(listed, _OUTPUT).values())
         return _parts_fit(stated, listed, _OUTPUT)
     return normalize_key(stated) == normalize_key(listed)
 
