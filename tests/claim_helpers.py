@@ -30,10 +30,10 @@ def claims_for(text: str, doc_id: str = "t.txt") -> list[Claim]:
 
 def field(c: Claim, name: str) -> Any:
     """One more field of a claim for a row: any Claim attribute (enums as their value), or the check's ``reason``,
-    ``expected`` or ``explanation``."""
+    ``expected``, ``explanation`` or ``evidence``."""
     if name == "verdict":
         return c.verdict.value if c.verdict else ""
-    if name in ("reason", "expected", "explanation"):
+    if name in ("reason", "expected", "explanation", "evidence"):
         value = getattr(c.check, name, None) if c.check else None
     elif name in Claim.__dataclass_fields__:
         value = getattr(c, name)

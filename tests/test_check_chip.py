@@ -67,8 +67,9 @@ TRANSISTORS = [
     ("GB200里的每颗B200有2080亿个晶体管。", [("2080亿个", "transistors", "nvidia_b200", P, S, None)]),
     ("B200单颗die有1040亿个晶体管。", [("1040亿个", "transistors", "nvidia_b200", "unit", S, None)]),
     ("B200拥有1200亿个晶体管。", [("1200亿个", "transistors", "nvidia_b200", P, C, None)]),
-    # the table has no count for this package
-    ("MI325X拥有1530亿个晶体管。", [("1530亿个", "transistors", "amd_mi325x", P, U, "no_reference_value")]),
+    # the table has no count for this package: the database's (TechPowerUp: 153 billion)
+    ("MI325X拥有1530亿个晶体管。", [("1530亿个", "transistors", "amd_mi325x", P, S, None)]),
+    ("MI325X拥有1800亿个晶体管。", [("1800亿个", "transistors", "amd_mi325x", P, C, None)]),
 ]
 # fmt: on
 

@@ -21,7 +21,7 @@ def test_claims_and_unclaimed_numbers() -> None:
     got = [(v.claim.text, v.claim.attribute, v.claim.subject, v.owner_via, v.claim.verdict.value if v.claim.verdict
             else None) for v in exp.claims]
     assert got == [
-        ("176个", "rops", "nvidia_rtx_4090", "clause", "unverifiable"),
+        ("176个", "rops", "nvidia_rtx_4090", "clause", "supported"),  # the database's (the tables have no ROPs)
         ("450W", "tdp", "nvidia_rtx_4090", "sentence", "supported"),
     ]
     rops = exp.claims[0]
@@ -37,7 +37,7 @@ def test_the_command_prints_claims_then_unclaimed_numbers() -> None:
     lines = result.output.splitlines()
     assert lines[0] == "text.txt: 2 claims; 2 of 4 numbers read (50%)"
     assert "    owner: NVIDIA GeForce RTX 4090 (nvidia_rtx_4090), found by clause; scope product" in lines
-    assert "    rops = 176; unverifiable (no_reference_value)" in lines
+    assert "    rops = 176; supported evidence=database" in lines
     assert lines[-3:] == ["numbers with no claim (2):",
                           "  [42:46] '1200' in prose: …50W。另有一块散热片重1200克，编号7。 …",
                           "  [50:51] '7' in prose: …散热片重1200克，编号7。 …"]

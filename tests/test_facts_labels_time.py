@@ -16,7 +16,7 @@ FIELDS = ("value", "reason")
 LABELS = [
     # precision: FP32's figure called FP16 where the CUDA cores run FP16 at another rate (GP104: 1:64)
     ("GTX 1080：8.9 TFLOPS (FP16)",
-     [("8.9 TFLOPS", "fp16", "nvidia_gtx_1080", P, U, 8.9, "no_reference_value"),
+     [("8.9 TFLOPS", "fp16", "nvidia_gtx_1080", P, U, 8.9, "database_untrusted"),
       ("FP16", "figure_label", "nvidia_gtx_1080", P, C, "FP16", "")]),
     ("RTX 4090：82.6 TFLOPS (FP16)",  # AD102 runs FP16 at FP32's rate: the label is right
      [("82.6 TFLOPS", "fp16", "nvidia_rtx_4090", P, U, 82.6, "not_comparable"),

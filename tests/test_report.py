@@ -26,7 +26,7 @@ from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_
 from pipeline.errors import UsageError
 from pipeline.lexicon import labels as labels_module
 from pipeline.lexicon.labels import code_label, label, value_label
-from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Evidence, Qualifier, Status, Verdict
 from pipeline.report import (
     claimreview_objects,
     safe_name,
@@ -73,6 +73,7 @@ def make_claim(
     qualifier: Qualifier = Qualifier.EXACT,
     review: dict[str, Any] | None = None,
     nth: int = 0,
+    evidence: Evidence | None = None,
 ) -> Claim:
     start = -1
     for _ in range(nth + 1):
@@ -81,7 +82,7 @@ def make_claim(
     s0 = max(text.rfind("\n", 0, start), text.rfind("。", 0, start)) + 1
     stops = [i + 1 for i in (text.find("。", end), text.find("\n", end)) if i >= 0]
     sentence = text[s0 : min(stops, default=len(text))].strip()
-    check = Check(verdict, explanation, expected, source, source_title) if verdict else None
+    check = Check(verdict, explanation, expected, source, source_title, evidence=evidence) if verdict else None
     return Claim(
         doc_id=doc_id, start=start, end=end, text=needle, sentence=sentence, sentence_index=0,
         subject="某卡", subject_mention="某卡", attribute=attribute, value=value, unit=unit,
@@ -94,11 +95,11 @@ def article_claims(text: str = ARTICLE, doc_id: str = "xinghai-x1.md") -> tuple[
     # fmt: off
     return (
         c(text, "24GB", "c01", "memory_size", 24, "GB", Verdict.CONTRADICTED, doc_id=doc_id, nth=1,
-          expected="80 GB", explanation="参考表中该卡各版本均为80GB显存。",
+          expected="80 GB", explanation="参考表中该卡各版本均为80GB显存。", evidence=Evidence.VENDOR,
           review={"status": "accepted", "editor": "李编辑", "decided_at": "2024-06-01",
                   "note": "已改为80GB"}),
         c(text, "HBM3", "c02", "memory_type", "HBM3", None, Verdict.SUPPORTED, doc_id=doc_id,
-          explanation="与参考表一致。"),
+          explanation="与参考表一致。", evidence=Evidence.VENDOR),
         c(text, "24GB的HBM3", "c03", "aggregate", None, None, Verdict.UNVERIFIABLE, doc_id=doc_id,
           explanation="无法确定是单卡还是多卡合计。", source=None, source_title=None),
         c(text, "高达1TB/s", "c04", "memory_bandwidth", 1, "TB/s", Verdict.CONTRADICTED, doc_id=doc_id,
@@ -106,7 +107,9 @@ def article_claims(text: str = ARTICLE, doc_id: str = "xinghai-x1.md") -> tuple[
         c(text, "Hopper架构", "c05", "architecture", "Hopper", None, Verdict.SUPPORTED, doc_id=doc_id,
           explanation="与参考表一致。"),
         c(text, "16896个CUDA核心", "c06", "cuda_cores", 16896, None, Verdict.SUPPORTED, doc_id=doc_id,
-          explanation="与参考表一致。"),
+          explanation="据TechPowerUp数据库，该卡的CUDA核心数为16896，与文中所述相符。", evidence=Evidence.DATABASE,
+          source="https://www.techpowerup.com/gpu-specs/h100-sxm5-80-gb.c3900",
+          source_title="TechPowerUp GPU Database: H100 SXM5 80 GB"),
         c(text, "由AMD设计", "c07", "manufacturer", "AMD", None, Verdict.MISATTRIBUTED, doc_id=doc_id,
           expected="NVIDIA", explanation="Hopper是NVIDIA的架构，不是AMD的。", source="reference/vendors.csv",
           source_title="vendors.csv",
@@ -879,3 +882,21 @@ def test_atomic_text_file_replaces_only_when_committed(tmp_path: Path) -> None:
         raise RuntimeError("disk trouble")
     assert target.read_text(encoding="utf-8") == "new rows\n"
     assert [p.name for p in tmp_path.iterdir()] == ["claims.csv"]  # no temp file left
+
+
+def test_the_pages_filter_by_what_a_verdict_rests_on() -> None:
+    """The article page offers an evidence filter when some verdict rests on the database; the index marks each
+    document with what its flags rest on and filters on it."""
+    result = article_result()
+    html = render_document_html(result, ARTICLE)
+    assert re.findall(r'data-evidence-filter="(\w+)" checked> ([^<]+?) (\d+)<', html) == [
+        ("vendor", "厂商资料（参考表）", "2"), ("database", "TechPowerUp数据库", "1")]
+    assert 'data-claim-id="c06" data-evidence="database"' in html
+    vendor_only = replace(result, claims=tuple(c for c in result.claims if c.claim_id != "c06"))
+    assert "data-evidence-filter=\"" not in render_document_html(vendor_only, ARTICLE)
+
+    rows = doc_rows([result, *other_results()], Path("/nonexistent"))
+    index = render_index_html(rows, totals(rows), RUN_INFO)
+    assert re.findall(r'<tr data-verdict="[^"]+" data-review="\w+" data-evidence="([\w ]*)"', index) == [
+        "vendor", "", "", "", ""]
+    assert '<option value="database">有依据TechPowerUp数据库的问题</option>' in index

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
-from pipeline.records import Check, Claim, DocumentResult, Status, Verdict
+from pipeline.records import Check, Claim, DocumentResult, Evidence, Status, Verdict
 from pipeline.report import write_document_report
 from pipeline.report.display import Display, is_traditional
 from pipeline.report.html import TEMPLATES, Segment, _escape, article_markup, claim_item, environment, segments
@@ -185,7 +185,8 @@ def claims(draw: st.DrawFn) -> Claim:
     attribute = draw(st.sampled_from(["memory_size", "memory_type", "code", "positioning", "tdp"]))
     value = draw(st.one_of(st.none(), st.integers(0, 99), words, st.just([350, 700])))
     verdict = draw(st.sampled_from([*Verdict, None]))
-    check = Check(verdict, draw(words), draw(maybe), draw(sources), draw(maybe)) if verdict else None
+    check = Check(verdict, draw(words), draw(maybe), draw(sources), draw(maybe),
+                  evidence=draw(st.sampled_from([None, *Evidence]))) if verdict else None
     review = draw(reviews)
     extra = {"scope": draw(st.sampled_from(["product", "system", ""])), "scope_detail": draw(maybe),
              "reason": draw(st.sampled_from([None, "no_reference", "x"]))}
@@ -207,6 +208,11 @@ ITEM_CASES = [
     (Claim("d", 0, 2, "x", "s", 0, None, None, "memory_type", "HBM3", None, check=Check(
         Verdict.SUPPORTED, "", None, "reference/specs.csv", None), claim_id="c2"),
      ['<dd> <span class="raw">reference/specs.csv</span></dd>']),
+    # what the verdict rests on: shown, and kept on the item for the page's filter
+    (Claim("d", 0, 2, "x", "s", 0, None, None, "rops", 176, None, check=Check(
+        Verdict.SUPPORTED, "据TechPowerUp数据库……", "176", "https://www.techpowerup.com/gpu-specs/x.c1", "T",
+        evidence=Evidence.DATABASE), claim_id="c3"),
+     ['data-claim-id="c3" data-evidence="database"', "<dt>依据</dt><dd>TechPowerUp数据库</dd>"]),
 ]
 # fmt: on
 

@@ -331,6 +331,9 @@ def test_good_claims_pass() -> None:
         _claim(attribute="aggregate", value=55296.0, multiplier=8, verdict="contradicted"),
         _claim(attribute="memory_type", value="HBM2e", verdict="code_issue", start=9, end=9),
         _claim(attribute="concept", value=None, verdict="unverifiable", qualifier="approx"),
+        _claim(evidence="vendor"),
+        _claim(evidence="database", verdict="contradicted",
+               source="https://www.techpowerup.com/gpu-specs/a100-pcie-40-gb.c3623"),
     ]
     result = _validate(claims, {"a.txt": 9})
     assert result.ok, result.summary()
@@ -363,6 +366,11 @@ BAD_CLAIMS = [
     ("float multiplier", _claim(multiplier=2.0), "multiplier", "multiplier", "2.0"),
     ("missing field", {k: v for k, v in _claim().items() if k != "sentence"}, "lacks contract fields", None,
      "sentence"),
+    ("bad evidence", _claim(evidence="rumour"), "evidence must be one of vendor/database", "evidence", "rumour"),
+    ("evidence of nothing checked", _claim(verdict="unverifiable", evidence="vendor"), "has no evidence",
+     "evidence", "verdict='unverifiable'"),
+    ("database without its page", _claim(evidence="database", source="https://www.nvidia.com/a100"),
+     "cites its TechPowerUp page", "evidence", "nvidia.com/a100"),
 ]
 # fmt: on
 

@@ -244,6 +244,9 @@ def test_list_claims_with_the_contract_filters(local: httpx.Client) -> None:
     assert ids(verdict="misattributed") == ["a.md-mi", "b.md-mi"]
     assert ids(doc_id="a.md", verdict="contradicted") == ["a.md-bw", "a.md-fp"]
     assert ids(q="V100", doc_id="b.md") == ["b.md-fp"]
+    assert ids(evidence="database") == ["a.md-fp", "b.md-fp"]  # what the verdict rests on
+    assert {"a.md-bw", "a.md-mi", "b.md-bw", "b.md-mi"} <= set(ids(evidence="-", flagged="1"))
+    assert not {"a.md-fp", "b.md-fp"} & set(ids(evidence="-", flagged="1"))
     assert ids(verdict="", status="", doc_id="", assignee="", q="") == [c["claim_id"] for c in every]
     local.post("/api/claims/b.md-mi/decision", json={"status": "dismissed", "note": "代工方"})
     assert ids(status="dismissed") == ["b.md-mi"]
@@ -251,8 +254,19 @@ def test_list_claims_with_the_contract_filters(local: httpx.Client) -> None:
     assert set(ids(assignee="李编辑")) == {c["claim_id"] for c in every if c["doc_id"] == "b.md"}
     assert "b.md-mi" not in ids(assignee="-")
     assert local.get("/api/claims", params={"verdict": "wrong"}).status_code == 400
+    assert local.get("/api/claims", params={"evidence": "rumour"}).status_code == 400
     labels = local.get("/api/claims/a.md-bw").json()["labels"]
     assert (labels["verdict"], labels["review_status"], labels["attribute"]) == ("矛盾", "待处理", "显存带宽")
+
+
+def test_the_queue_filters_by_what_a_flag_rests_on(local: httpx.Client) -> None:
+    page = local.get("/", params={"evidence": "database"}).text
+    assert re.findall(r'<li data-claim-id="([^"]+)"', page) == ["a.md-fp", "b.md-fp"]
+    assert '<option value="database" selected>TechPowerUp数据库</option>' in page
+    page = local.get("/", params={"evidence": "vendor"}).text  # none of these flags rests on the curated tables
+    assert re.findall(r'<li data-claim-id="([^"]+)"', page) == [] and 'data-role="empty"' in page
+    every = re.findall(r'<li data-claim-id="([^"]+)"', local.get("/", params={"evidence": "bogus"}).text)
+    assert {"a.md-fp", "b.md-fp", "a.md-bw"} <= set(every)  # an unknown value is no filter
 
 
 def test_one_claim_with_its_history_and_reopening(local: httpx.Client) -> None:

@@ -22,6 +22,7 @@ from ..records import (
     VARIANT_IN_NAME,
     Check,
     Claim,
+    Evidence,
     Qualifier,
     Reason,
     Scope,
@@ -44,14 +45,15 @@ from .names import check_identity, check_interface, check_manufacturer
 from .precision import other_fp16_figure, other_precision
 from .revisions import outdated
 from .scoped import check_one_direction, check_scoped, system_of
-from .secondary import check_secondary
+from .secondary import check_database, check_secondary
 from .variants import pin_variants
 
 # a whole server, node or rack (pipeline/lexicon/scopes.csv)
 _SYSTEM_WORD = load_lexicon().regex("system_word")
 # numbers that identify a card well enough to say "this is card Y's figure"
 # what differs between the members of a product line: said of the line (not of each member), no flag
-_VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "launch_date", "interface", "compute_capability"})
+_VARY_IN_A_LINE = frozenset({"architecture", "gpu_chip", "launch_year", "launch_date", "interface",
+                             "compute_capability"})
 _DISTINCTIVE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "memory_bandwidth",
                           "interconnect_bandwidth", "gpu_chip"})
 @dataclass
@@ -91,12 +93,25 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
         return Check(Verdict.UNVERIFIABLE, f"文中没有说明“{quoted(claim)}”是哪张卡、哪颗芯片或哪个系统的"
                      f"{attribute_label(claim.attribute)}，不作判断。", reason=Reason.OWNER_UNCERTAIN)
     check = _check(claim, ref, ctx, tol)
+    if check.verdict is Verdict.UNVERIFIABLE and check.reason in (None, Reason.NO_REFERENCE_VALUE):
+        # a product figure the curated tables lack: the secondary database's, when it has a trusted one
+        check = check_database(claim, ref, tol) or check
     for applies, reading in _OTHER_READINGS:  # a flag is raised only when no reading the text allows fits
         if applies(claim, check):
             check = reading(claim, ref, tol or Tolerance()) or check
     if claim.attribute == "launch_date" and check.verdict is Verdict.UNVERIFIABLE:
         check = _launch_year_of(claim, ref, ctx, tol) or check
-    return _gate(claim, ref, check)
+    return _with_evidence(claim, _gate(claim, ref, check))
+
+
+def _with_evidence(claim: Claim, check: Check) -> Check:
+    """A verdict that is not the database's rests on the curated tables (``vendor``); nothing checked, nothing."""
+    if check.evidence is None and check.verdict in _VENDOR_VERDICTS and claim.attribute != "code":
+        return replace(check, evidence=Evidence.VENDOR)
+    return check
+
+
+_VENDOR_VERDICTS = frozenset({Verdict.SUPPORTED, Verdict.CONTRADICTED, Verdict.MISATTRIBUTED})
 
 
 def _launch_year_of(claim: Claim, ref: Reference, ctx: CheckContext | None, tol: Tolerance | None) -> Check | None:
@@ -172,7 +187,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check/kinds.py)
     if kind is not None:
         return kind
-    secondary = check_secondary(claim, ref)
+    secondary = check_secondary(claim, ref, tol)
     if secondary is not None:
         return secondary
     ctx = ctx or CheckContext()

@@ -11,7 +11,9 @@ from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 from ..normalize import normalize_key
 from ..records import Claim, Qualifier
 
+# figures written as rounded as the writer likes ("2TB/s", "2.5GHz"): compared at the last written digit
 RATE_ATTRIBUTES = frozenset({"memory_bandwidth", "effective_bandwidth", "interconnect_bandwidth",
+                              "base_clock", "boost_clock", "memory_clock", "memory_data_rate",
                               *THROUGHPUT_ATTRIBUTES})
 
 

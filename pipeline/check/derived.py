@@ -17,6 +17,7 @@ from ..knowledge.reference import Reference, SpecRow
 from ..records import Check, Claim, Qualifier, Reason, Verdict
 from .compare import candidate_rows, fmt
 from .history import architecture_of
+from .secondary import check_secondary
 
 _RATE_SLACK = 0.03  # a data rate as vendors round it (21 Gbps, 19.5 Gbps, 3.2 Gbps)
 _GIB = 1.073741824
@@ -112,8 +113,9 @@ def _pin_rate(claim: Claim, ref: Reference) -> Check:
     """"GDDR6X显存速率为21Gb/s": the card's per-pin rate is its bandwidth × 8 ÷ its bus width."""
     subject = claim.subject or ""
     name = ref.name(subject)
-    if subject not in ref.products:
-        return Check(Verdict.UNVERIFIABLE, MESSAGES["unknown"].format(name=name), reason=Reason.NOT_IN_REFERENCE)
+    if subject not in ref.products:  # a card only the secondary database knows: its figure there
+        return check_secondary(claim, ref, Tolerance()) or Check(
+            Verdict.UNVERIFIABLE, MESSAGES["unknown"].format(name=name), reason=Reason.NOT_IN_REFERENCE)
     bandwidths, buses = _rows(ref, claim, "memory_bandwidth"), _rows(ref, claim, "memory_bus_width")
     pairs = [(b, float(b.value), float(w.value)) for b in bandwidths for w in buses
              if b.variant == w.variant or "base" in (b.variant, w.variant)]

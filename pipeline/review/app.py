@@ -209,7 +209,7 @@ def _page_context(request: Request) -> dict[str, Any]:
 
 
 async def api_claims(request: Request) -> JSONResponse:
-    """GET /api/claims?verdict=&status=&doc_id=&assignee=&q=[&attribute=&subject=&flagged=1]"""
+    """GET /api/claims?verdict=&status=&doc_id=&assignee=&q=[&attribute=&subject=&evidence=&flagged=1]"""
     p = request.query_params
     names = _config(request).names
 
@@ -217,7 +217,8 @@ async def api_claims(request: Request) -> JSONResponse:
         rows = store.list_claims(verdict=p.get("verdict") or None, status=p.get("status") or None,
                                  doc_id=p.get("doc_id") or None, assignee=p.get("assignee") or None,
                                  q=p.get("q") or None, attribute=p.get("attribute") or None,
-                                 subject=p.get("subject") or None, flagged_only=p.get("flagged") in ("1", "true"))
+                                 subject=p.get("subject") or None, evidence=p.get("evidence") or None,
+                                 flagged_only=p.get("flagged") in ("1", "true"))
         return [views.api_claim(r, names) for r in rows]
 
     return JSONResponse(await _in_store(request, work))

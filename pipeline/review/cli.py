@@ -112,6 +112,8 @@ def list_cmd(
     doc: Annotated[str | None, typer.Option("--doc", help="Only this document (its doc_id).")] = None,
     status: Annotated[ReviewStatus | None, typer.Option(help="Only this review status.")] = None,
     subject: Annotated[str | None, typer.Option(help="Only claims about this reference id.")] = None,
+    evidence: Annotated[str | None, typer.Option(
+        help="Only verdicts resting on this: vendor (the curated tables) or database (TechPowerUp).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Include supported and unverifiable claims.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object a line, for scripts.")] = False,
     reference: ReferenceOption = DEFAULT_REFERENCE_DIR,
@@ -119,7 +121,8 @@ def list_cmd(
     """List claims to review (flagged ones unless --all), each with its claim_id first."""
     with _cli_errors():
         rows = review_claims(state, verdict=verdict.value if verdict else None, doc_id=doc,
-                             status=status.value if status else None, subject=subject, include_all=all_)
+                             status=status.value if status else None, subject=subject, include_all=all_,
+                             evidence=evidence)
     if as_json:
         for r in rows:
             typer.echo(json.dumps(r, ensure_ascii=False))

@@ -15,6 +15,7 @@ from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
 from ..report.html import document_context
 from ..report.tables import (
     DOC_SEVERITY,
+    EVIDENCE_ZH,
     REVIEW_ZH,
     VERDICT_ZH,
     ClaimView,
@@ -39,6 +40,7 @@ class QueueFilters:
     subject: str = ""
     attribute: str = ""
     assignee: str = ""
+    evidence: str = ""  # what the flag rests on: vendor, database
     q: str = ""
 
     @classmethod
@@ -50,6 +52,8 @@ class QueueFilters:
             values["verdict"] = ""
         if values["status"] not in REVIEW_STATUSES:
             values["status"] = ""
+        if values["evidence"] not in EVIDENCE_ZH:
+            values["evidence"] = ""
         return cls(**values)
 
     def link(self, **changes: str) -> str:
@@ -73,7 +77,7 @@ def claim_labels(view: ClaimView) -> dict[str, Any]:
     """The Chinese words for a claim, for the API and the page's script."""
     return {"verdict": view.verdict_zh, "review_status": view.review_zh, "attribute": view.attribute_zh,
             "subject": view.subject_name, "expected": view.expected, "explanation": view.explanation,
-            "reason": view.reason_zh}
+            "reason": view.reason_zh, "evidence": view.evidence_zh}
 
 
 def history_items(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,7 +144,7 @@ def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
     matching = store.list_claims(verdict=filters.verdict or None, doc_id=filters.doc_id or None,
                                  subject=filters.subject or None, attribute=filters.attribute or None,
                                  assignee=filters.assignee or None, q=filters.q or None,
-                                 flagged_only=not filters.verdict)
+                                 evidence=filters.evidence or None, flagged_only=not filters.verdict)
     counts = Counter(c["review_status"] for c in matching)
     shown = [c for c in matching if not filters.status or c["review_status"] == filters.status]
     grouped: dict[str, list[Claim]] = {}
@@ -162,6 +166,7 @@ def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
         "verdicts": VERDICT_ZH,
         "flag_verdicts": [v.value for v in Verdict if v.is_flag],
         "statuses": labels("review"),
+        "evidences": EVIDENCE_ZH,
         "attributes": {a: label("attribute", a) or "其他" for a in sorted({c["attribute"] for c in everything})},
         "products": {p: name_of(p) if name_of(p) != p else p for p in products},
         "documents": [(d["doc_id"], d["title"] or d["doc_id"]) for d in docs],

@@ -31,11 +31,11 @@ def open_state(state: Path) -> Store:
 
 def review_claims(state: Path, *, verdict: str | None = None, doc_id: str | None = None,
                   status: str | None = None, subject: str | None = None,
-                  include_all: bool = False) -> list[dict[str, Any]]:
+                  include_all: bool = False, evidence: str | None = None) -> list[dict[str, Any]]:
     """Claims with their review status; only flagged ones unless ``include_all`` or a verdict is asked for."""
     with open_state(state) as store:
         return store.list_claims(verdict=verdict, doc_id=doc_id, status=status, subject=subject,
-                                 flagged_only=not include_all and verdict is None)
+                                 evidence=evidence, flagged_only=not include_all and verdict is None)
 
 
 def mark(state: Path, claim_id: str, status: str, editor: str, note: str = "", correction: str = "") -> Decision:

