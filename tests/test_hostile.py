@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import pathlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,15 +134,17 @@ def write_big(path: Path, size: int, tail: str = "") -> None:
 
 
 def refuse_locked(mp: pytest.MonkeyPatch) -> None:
-    """Make reading LOCKED fail as an unreadable file does (ingest reads with Path.read_bytes)."""
-    real = pathlib.Path.read_bytes
+    """Make opening LOCKED fail as an unreadable file does (ingest opens each article once, in ingest.reading)."""
+    import pipeline.ingest.reading
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == LOCKED:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    real = pipeline.ingest.reading._open
 
-    mp.setattr(pathlib.Path, "read_bytes", read_bytes)
+    def open_(path: Path, root: Path, follow_symlinks: bool) -> int:
+        if Path(path).name == LOCKED:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, root, follow_symlinks)
+
+    mp.setattr(pipeline.ingest.reading, "_open", open_)
 
 
 def cli(*args: str | Path) -> Any:

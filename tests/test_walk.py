@@ -215,7 +215,8 @@ def _state_text(out: Path) -> str:
 
     conn = sqlite3.connect(out / "state.sqlite")
     try:
-        return "\n".join(str(row) for table in ("documents", "claims") for row in conn.execute(f"SELECT * FROM {table}"))
+        return "\n".join(str(row) for table in ("documents", "claims")
+                         for row in conn.execute(f"SELECT * FROM {table}"))
     finally:
         conn.close()
 
@@ -244,7 +245,8 @@ def test_a_file_swapped_for_a_link_between_scan_and_read_is_never_read(corpus: P
 
     import pipeline.ingest
 
-    write(corpus, {"sub/c.txt": "L4入门\n\nL4的显存为24GB。\n", **{f"n{i}.txt": "T4的功耗为70W。\n" for i in range(20)}})
+    write(corpus, {"sub/c.txt": "L4入门\n\nL4的显存为24GB。\n",
+                   **{f"n{i}.txt": "T4的功耗为70W。\n" for i in range(20)}})
     outside = write(tmp_path / "outside", {"secret.txt": SECRET, "dir/c.txt": SECRET})
     real_walk = pipeline.ingest.walk
 
