@@ -404,7 +404,7 @@ def test_a_malformed_decision_is_refused_with_400(local: httpx.Client, fresh: Pa
 
 @pytest.mark.parametrize("assignee", ["\\ud800", "\\udc00x"], ids=["lone", "then a letter"])
 def test_a_malformed_assignment_is_refused_with_400(local: httpx.Client, fresh: Path, assignee: str) -> None:
-    body = ('{"doc_id": "a.md", "assignee": "%s"}' % assignee).encode()
+    body = ('{"doc_id": "a.md", "assignee": "' + assignee + '"}').encode()
     r = local.post("/api/assignments", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 400, r.text[:200]
     with Store(fresh) as store:
@@ -421,7 +421,7 @@ def _raw(base: str, request: bytes, *, timeout: float = 10.0) -> bytes:
         while time.monotonic() < deadline:
             try:
                 chunk = sock.recv(65536)
-            except (socket.timeout, ConnectionResetError):
+            except (TimeoutError, ConnectionResetError):
                 break
             if not chunk:
                 break
