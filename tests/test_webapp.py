@@ -558,3 +558,15 @@ def test_a_decision_whose_commit_fails_after_the_journal_is_a_clear_503_and_is_r
 
     app_config(ServeOptions(out=fresh.parent, state=fresh))  # the app starts again
     assert decisions(client, fresh) == {"a.md-bw": "dismissed"}
+
+
+def test_the_probe_script_finds_every_malformed_request_refused_with_bounded_memory() -> None:
+    """bench/probe_app.py (surrogates, depth, huge numbers, bodies over the limit, fast and slowly) passes."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(root / "bench" / "probe_app.py"), "--quick"], capture_output=True,
+                          text=True, cwd=root, timeout=300, env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["probes_failed"] == 0

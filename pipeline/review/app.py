@@ -3,35 +3,54 @@
 ``create_app`` builds it; ``Guard`` (ASGI middleware) decides who may do what before any route runs, and adds the
 security headers to every response. Each request opens its own ``Store`` (SQLite connections are not shared
 between threads), so decisions from the app and from a run never corrupt each other.
+
+Bad requests get a 4xx, never a 500: a body is read as it streams in and refused past ``MAX_BODY`` (or when it is
+announced larger, before it is read) or when it takes longer than ``BODY_SECONDS``; a JSON body must be UTF-8,
+nest at most ``MAX_DEPTH`` levels, hold no number longer than ``MAX_NUMBER`` characters, no NaN and no lone
+surrogate. ``/out/NAME`` serves only the files the last complete run's manifest lists (``report.manifest``), as
+regular files of the output folder opened without following a link, with the size (and for files up to
+``VERIFY_BYTES`` the sha256) the manifest gives. A decision the journal took and the state could not (a full disk)
+is a 503 that says so, and is replayed from the journal before the next request.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
-from collections.abc import Awaitable, Callable, Mapping
+import math
+import os
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import UsageError
+from ..errors import StorageError, UsageError
 from ..lexicon.labels import labels
+from ..report import manifest
 from ..report.html import TEMPLATES, environment
 from ..state.decisions import REVIEW_STATUSES
 from ..state.store import Store
 from . import views
-from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify
+from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify, parse_host
 
 MAX_BODY = 256 * 1024  # a decision is a few hundred bytes
+BODY_SECONDS = 30.0  # a body still arriving after this long is refused (408)
+MAX_DEPTH = 16  # JSON nesting: a decision is one object of strings
+MAX_NUMBER = 40  # characters of a JSON number
 MAX_TEXT = 20_000  # characters of a note or a correction
+VERIFY_BYTES = 8 * 1024 * 1024  # report files up to this size are checked against the manifest's sha256
 APP_CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
            "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 # Report files are served sandboxed (an opaque origin: no cookie, no same-origin API call), under their own CSP.
@@ -52,6 +71,7 @@ class AppConfig:
     auth: Auth
     names: Callable[[str], str] | None = None
     allowed_hosts: frozenset[str] | None = None  # None: any Host (a users file guards the app)
+    restored: int = 0  # decisions and assignments replayed from the journal when the app started
 
 
 # ---- responses ----------------------------------------------------------------------------------
@@ -75,9 +95,20 @@ def login_page(status: int, message: str, next_path: str = "/") -> HTMLResponse:
     return render("app_login.html.j2", status, message=message, next=next_path)
 
 
-def _host(headers: Mapping[str, str]) -> str:
-    host = headers.get("host", "")
-    return urlsplit(f"//{host}").hostname or ""
+def client_of(scope: Scope) -> str:
+    """Who is guessing: the client's address (behind a proxy, the proxy's)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "-"
+
+
+def too_many(api: bool, wait: float) -> Response:
+    headers = {"Retry-After": str(max(1, math.ceil(wait)))}
+    if api:
+        response: Response = json_error(429, "too many wrong tokens from this address: wait and try again")
+    else:
+        response = login_page(429, "尝试次数过多，请稍后再试。")
+    response.headers.update(headers)
+    return response
 
 
 class Guard:
@@ -93,9 +124,17 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         path, method = scope["path"], scope["method"]
         api = path.startswith("/api/")
-        refusal = self._refusal(headers, path, method, api)
         send = _with_headers(send)
+        auth = self.config.auth
+        # a token tried: a bearer token (a login's is counted by the login route)
+        tried = auth.users is not None and headers.get("authorization", "").lower().startswith("bearer")
+        client = client_of(scope)
+        wait = auth.throttle.wait(client, auth.clock()) if tried else 0.0
+        refusal = too_many(api, wait) if wait > 0 else self._refusal(headers, path, method, api)
         if isinstance(refusal, Response):
+            if tried and refusal.status_code == 401:  # a wrong token: counted, and answered after a pause
+                auth.throttle.failed(client, auth.clock())
+                await asyncio.sleep(auth.throttle.delay)
             await refusal(scope, receive, send)
             return
         scope.setdefault("state", {})["identity"] = refusal
@@ -103,8 +142,12 @@ class Guard:
 
     def _refusal(self, headers: dict[str, str], path: str, method: str, api: bool) -> Response | Identity:
         """The response that refuses the request, or the identity it may proceed as."""
+        host = parse_host(headers.get("host", ""))
+        if host is None:
+            message = "the Host header must be a host name or address and an optional port"
+            return json_error(400, message) if api else html_error(400, message)
         allowed = self.config.allowed_hosts
-        if allowed is not None and _host(headers) not in allowed:
+        if allowed is not None and host not in allowed:
             message = "this app answers only at its loopback address (http://127.0.0.1:PORT/)"
             return json_error(421, message) if api else html_error(421, message)
         identity = identify(self.config.auth, headers)
@@ -169,25 +212,110 @@ def _user(request: Request) -> User:
 
 async def _in_store(request: Request, work: Callable[[Store], Any]) -> Any:
     config = _config(request)
+    app_state = request.app.state
 
     def call() -> Any:
         with Store(config.state) as store:
+            if getattr(app_state, "replay", False):  # a decision the state refused is in the journal
+                store.restore_journal(store.journal)
+                app_state.replay = False
             return work(store)
 
     return await run_in_threadpool(call)
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise HTTPException(413, "the body is too large")
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The body as it streams in: 413 once it passes ``limit`` bytes (at once when its Content-Length says so),
+    408 when it is not all there after ``BODY_SECONDS``."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise HTTPException(400, "Content-Length is not a number")
+        if int(length) > limit:
+            raise HTTPException(413, f"the body is too large (at most {limit:,} bytes)")
+    chunks: list[bytes] = []
+    size = 0
     try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise HTTPException(413, f"the body is too large (at most {limit:,} bytes)")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise HTTPException(408, f"the body did not arrive within {BODY_SECONDS:g} seconds") from None
+    return b"".join(chunks)
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (strings left out); stops counting past MAX_DEPTH."""
+    depth = deepest = 0
+    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                break
+    return deepest
+
+
+def _number(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parsed(value: str) -> Any:
+        if len(value) > MAX_NUMBER:
+            raise ValueError(f"a number of more than {MAX_NUMBER} characters")
+        number = parse(value)
+        if isinstance(number, float) and not math.isfinite(number):
+            raise ValueError("a number too large for a float")
+        return number
+
+    return parsed
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _valid_unicode(value: Any) -> bool:
+    """No lone surrogate in any string (JSON's \\ud800 escapes can make one; SQLite and UTF-8 cannot hold it)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_valid_unicode(k) and _valid_unicode(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_valid_unicode(v) for v in value)
+    return True
+
+
+def parse_json_body(body: bytes) -> dict[str, Any]:
+    """A JSON object from a request body, or HTTPException 400 saying what is wrong with it."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HTTPException(400, f"the body is not JSON: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+    if _depth(text) > MAX_DEPTH:
+        raise HTTPException(400, f"the body is not a decision: it nests more than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(text or "{}", parse_int=_number(int), parse_float=_number(float),
+                          parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise HTTPException(400, f"the body is not JSON ({exc})") from exc
     if not isinstance(data, dict):
         raise HTTPException(400, "the body must be a JSON object")
+    if not _valid_unicode(data):
+        raise HTTPException(400, "the body holds invalid Unicode (a lone surrogate)")
     return data
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    return parse_json_body(await read_body(request))
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -321,12 +449,18 @@ async def login(request: Request) -> Response:
     auth = _config(request).auth
     if not auth.login_required:
         return RedirectResponse("/", 303)
-    body = await request.body()
-    form = parse_qs(body.decode("utf-8", "replace")) if len(body) <= MAX_BODY else {}
+    client = client_of(request.scope)
+    wait = auth.throttle.wait(client, auth.clock())
+    if wait > 0:
+        return too_many(False, wait)
+    body = await read_body(request)
+    form = parse_qs(body.decode("utf-8", "replace"))
     token = (form.get("token") or [""])[0].strip()
     next_path = _safe_next((form.get("next") or ["/"])[0])
     opened = auth.login(token)
     if opened is None:
+        auth.throttle.failed(client, auth.clock())
+        await asyncio.sleep(auth.throttle.delay)
         return login_page(401, "令牌不对，请重试。", next_path)
     sid, _session = opened
     response = RedirectResponse(next_path, 303)
@@ -356,22 +490,73 @@ async def static_file(request: Request) -> Response:
                     media_type="text/javascript; charset=utf-8")
 
 
+_MANIFESTS: dict[str, tuple[tuple[int, int, int], dict[str, manifest.Digest]]] = {}
+
+
+def published_files(out: Path) -> dict[str, manifest.Digest]:
+    """The manifest of the last complete run in ``out`` (read again when the marker changes)."""
+    try:
+        st = os.stat(out / manifest.MARKER, follow_symlinks=False)
+    except OSError:
+        return {}
+    key = (st.st_ino, st.st_mtime_ns, st.st_size)
+    cached = _MANIFESTS.get(str(out))
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    files = manifest.published(manifest.read_marker(out))
+    _MANIFESTS[str(out)] = (key, files)
+    return files
+
+
+def _open_published(out: Path, name: str, expected: manifest.Digest) -> bytes | int | None:
+    """The file's bytes (small files, checked against the manifest's sha256), its descriptor (larger ones, checked
+    against its size), or None when it is not the file the run published."""
+    fd = manifest.open_file(out, name)
+    if fd is None:
+        return None
+    try:
+        if os.fstat(fd).st_size != expected[1]:
+            os.close(fd)
+            return None
+        if expected[1] > VERIFY_BYTES:
+            return fd
+        data = manifest.read_fd(fd, expected[1])
+    except OSError:
+        os.close(fd)
+        return None
+    os.close(fd)
+    return data if hashlib.sha256(data).hexdigest() == expected[0] else None
+
+
+async def _stream(fd: int) -> AsyncIterator[bytes]:
+    try:
+        while chunk := await run_in_threadpool(os.read, fd, 1 << 20):
+            yield chunk
+    finally:
+        os.close(fd)
+
+
 async def report_file(request: Request) -> Response:
-    """A report file of the output folder (index.html, a document's .html/.md/.json, the tables); nothing else."""
-    out = _config(request).out.resolve()
+    """A report file the last complete run published in the output folder (index.html, a document's
+    .html/.md/.json, the tables), as it published it; nothing else."""
+    out = _config(request).out
     name = request.path_params["name"]
     suffix = Path(name).suffix.lower()
     allowed = (suffix in REPORT_TYPES and not name.startswith(".")) or name in REPORT_JSONL
     if not allowed or any(ch in name for ch in "/\\\x00") or name in (".", ".."):
         raise HTTPException(404, "no such report file")
-    try:
-        real = (out / name).resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):
-        raise HTTPException(404, "no such report file") from None
-    if real.parent != out or not real.is_file():
+    listed = await run_in_threadpool(published_files, out)
+    if name not in listed:
+        raise HTTPException(404, "no such report file")
+    served = await run_in_threadpool(_open_published, out, name, listed[name])
+    if served is None:
         raise HTTPException(404, "no such report file")
     media = REPORT_TYPES.get(suffix, "text/plain; charset=utf-8")
-    return FileResponse(real, media_type=media, headers={"Content-Security-Policy": REPORT_CSP})
+    headers = {"Content-Security-Policy": REPORT_CSP}
+    if isinstance(served, bytes):
+        return Response(served, media_type=media, headers=headers)
+    return StreamingResponse(_stream(served), media_type=media,
+                             headers={**headers, "Content-Length": str(listed[name][1])})
 
 
 # ---- errors -------------------------------------------------------------------------------------
@@ -384,6 +569,14 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         return json_error(status, str(detail))
     identity = request.scope.get("state", {}).get("identity")
     return html_error(status, "页面不存在。" if status == 404 else str(detail), identity)
+
+
+async def on_storage_error(request: Request, exc: Exception) -> Response:
+    """The state could not be written (a full or read-only disk): 503, and the journal replayed next time."""
+    request.app.state.replay = True
+    if request.url.path.startswith("/api/"):
+        return json_error(503, str(exc))
+    return html_error(503, str(exc), request.scope.get("state", {}).get("identity"))
 
 
 async def on_usage_error(request: Request, exc: Exception) -> Response:
@@ -411,7 +604,8 @@ def create_app(config: AppConfig) -> ASGIApp:
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Route("/out/{name}", report_file, methods=["GET"]),
     ]
-    handlers = {HTTPException: on_http_error, UsageError: on_usage_error, Exception: on_http_error}
+    handlers = {HTTPException: on_http_error, UsageError: on_usage_error, StorageError: on_storage_error,
+                Exception: on_http_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.config = config
     return Guard(app, config)
