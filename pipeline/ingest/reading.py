@@ -64,9 +64,11 @@ def _open(path: Path, root: Path, follow_symlinks: bool) -> int:
     if follow_symlinks or not _SAFE or not root.is_dir():
         # links anywhere are wanted, the platform cannot refuse them, or the user named the file itself
         return os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    if os.path.abspath(path) == os.path.abspath(root):  # the corpus folder itself: not a file (see open_article)
+        return os.open(path, os.O_RDONLY | _BINARY)
     parts = _relative_parts(os.path.abspath(path), os.path.abspath(root))
     if parts is None:
-        raise LinkRefused(f"{path} is not inside the corpus folder {root}; it was not read")
+        raise LinkRefused(f"cannot read {path}: it is not inside the corpus folder {root}")
     try:
         return _open_beneath(os.path.abspath(root), parts)
     except OSError as e:
@@ -76,13 +78,13 @@ def _open(path: Path, root: Path, follow_symlinks: bool) -> int:
     real_root, real = os.path.realpath(root), os.path.realpath(path)
     target = _relative_parts(real, real_root) if inside(real, real_root) else None
     if target is None:
-        raise LinkRefused(f"{path} is a symbolic link (or is in a linked folder) that leads outside the corpus; it "
-                          "was not read (it changed after the corpus was listed, or pass --follow-symlinks)")
+        raise LinkRefused(f"cannot read {path}: it is a symbolic link (or is in a linked folder) that leads outside "
+                          "the corpus (it changed after the corpus was listed, or pass --follow-symlinks)")
     try:
         return _open_beneath(real_root, target)
     except OSError as e:
         if e.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-            raise LinkRefused(f"{path} changed into a symbolic link while it was being read; it was not read") from e
+            raise LinkRefused(f"cannot read {path}: it changed into a symbolic link while it was being read") from e
         raise
 
 
@@ -99,7 +101,7 @@ def open_article(path: Path, root: Path, *, follow_symlinks: bool = False) -> It
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise InputError(f"{path} is not a regular file (a FIFO, device or folder); it was not read")
+            raise InputError(f"cannot read {path}: it is not a regular file (a FIFO, a device or a folder)")
         if _NONBLOCK:
             os.set_blocking(fd, True)
         yield fd
