@@ -286,7 +286,7 @@ def test_a_full_disk_while_publishing_is_repaired(scene: Scene, tmp_path: Path, 
 
     with monkeypatch.context() as mp:
         mp.setattr(pipeline.atomic, "_commit", commit)
-        with pytest.raises(RunFailed, match="^disk full: .*No space left on device"):  # says what it is (issue 27)
+        with pytest.raises(RunFailed, match=r"^disk full: .*No space left on device"):  # says what it is (issue 27)
             run_once(scene.corpus, out)
     assert not list(out.glob(".*.tmp"))
     run_once(scene.corpus, out)
