@@ -194,9 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--body-seconds", type=float, default=2.0,
                         help="the app's limit for a body to arrive (BODY_SECONDS), set low to probe it")
     args = parser.parse_args(argv)
-    import pipeline.review.app as app_module
+    import pipeline.review.bodies
 
-    app_module.BODY_SECONDS = args.body_seconds
+    pipeline.review.bodies.BODY_SECONDS = args.body_seconds
     big = 8 if args.quick else 256
     failures = 0
     with tempfile.TemporaryDirectory(prefix="gpu-factcheck-probe-") as tmp, running_app(make_state(Path(tmp))) as port:

@@ -4,30 +4,22 @@
 security headers to every response. Each request opens its own ``Store`` (SQLite connections are not shared
 between threads), so decisions from the app and from a run never corrupt each other.
 
-Bad requests get a 4xx, never a 500: a body is read as it streams in and refused past ``MAX_BODY`` (or when it is
-announced larger, before it is read) or when it takes longer than ``BODY_SECONDS``; a JSON body must be UTF-8,
-nest at most ``MAX_DEPTH`` levels, hold no number longer than ``MAX_NUMBER`` characters, no NaN and no lone
-surrogate. ``/out/NAME`` serves only the files the last complete run's manifest lists (``report.manifest``), as
-regular files of the output folder opened without following a link, with the size (and for files up to
-``VERIFY_BYTES`` the sha256) the manifest gives. A decision the journal took and the state could not (a full disk)
+Bad requests get a 4xx, never a 500 (the limits on bodies are ``bodies.py``'s); ``/out/NAME`` serves only the files
+the last complete run published (``files.py``). A decision the journal took and the state could not (a full disk)
 is a 503 that says so, and is replayed from the journal before the next request.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import math
-import os
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
-import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -38,19 +30,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import StorageError, UsageError
 from ..lexicon.labels import labels
-from ..report import manifest
 from ..report.html import TEMPLATES, environment
 from ..state.decisions import REVIEW_STATUSES
 from ..state.store import Store
 from . import views
 from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify, parse_host
+from .bodies import parse_json_body, read_body
+from .files import open_published, published_files, stream
 
-MAX_BODY = 256 * 1024  # a decision is a few hundred bytes
-BODY_SECONDS = 30.0  # a body still arriving after this long is refused (408)
-MAX_DEPTH = 16  # JSON nesting: a decision is one object of strings
-MAX_NUMBER = 40  # characters of a JSON number
 MAX_TEXT = 20_000  # characters of a note or a correction
-VERIFY_BYTES = 8 * 1024 * 1024  # report files up to this size are checked against the manifest's sha256
 APP_CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
            "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 # Report files are served sandboxed (an opaque origin: no cookie, no same-origin API call), under their own CSP.
@@ -222,96 +210,6 @@ async def _in_store(request: Request, work: Callable[[Store], Any]) -> Any:
             return work(store)
 
     return await run_in_threadpool(call)
-
-
-async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
-    """The body as it streams in: 413 once it passes ``limit`` bytes (at once when its Content-Length says so),
-    408 when it is not all there after ``BODY_SECONDS``."""
-    length = request.headers.get("content-length")
-    if length is not None:
-        if not length.isdigit():
-            raise HTTPException(400, "Content-Length is not a number")
-        if int(length) > limit:
-            raise HTTPException(413, f"the body is too large (at most {limit:,} bytes)")
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        with anyio.fail_after(BODY_SECONDS):
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > limit:
-                    raise HTTPException(413, f"the body is too large (at most {limit:,} bytes)")
-                chunks.append(chunk)
-    except TimeoutError:
-        raise HTTPException(408, f"the body did not arrive within {BODY_SECONDS:g} seconds") from None
-    return b"".join(chunks)
-
-
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_JSON_BRACKET = re.compile(r"[\[\]{}]")
-
-
-def _depth(text: str) -> int:
-    """How deep the brackets of a JSON text nest (strings left out); stops counting past MAX_DEPTH."""
-    depth = deepest = 0
-    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
-        depth += 1 if m.group() in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DEPTH:
-                break
-    return deepest
-
-
-def _number(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    def parsed(value: str) -> Any:
-        if len(value) > MAX_NUMBER:
-            raise ValueError(f"a number of more than {MAX_NUMBER} characters")
-        number = parse(value)
-        if isinstance(number, float) and not math.isfinite(number):
-            raise ValueError("a number too large for a float")
-        return number
-
-    return parsed
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _valid_unicode(value: Any) -> bool:
-    """No lone surrogate in any string (JSON's \\ud800 escapes can make one; SQLite and UTF-8 cannot hold it)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return False
-        return True
-    if isinstance(value, dict):
-        return all(_valid_unicode(k) and _valid_unicode(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_valid_unicode(v) for v in value)
-    return True
-
-
-def parse_json_body(body: bytes) -> dict[str, Any]:
-    """A JSON object from a request body, or HTTPException 400 saying what is wrong with it."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise HTTPException(400, f"the body is not JSON: not UTF-8 ({exc.reason} at byte {exc.start})") from exc
-    if _depth(text) > MAX_DEPTH:
-        raise HTTPException(400, f"the body is not a decision: it nests more than {MAX_DEPTH} levels")
-    try:
-        data = json.loads(text or "{}", parse_int=_number(int), parse_float=_number(float),
-                          parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-        raise HTTPException(400, f"the body is not JSON ({exc})") from exc
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the body must be a JSON object")
-    if not _valid_unicode(data):
-        raise HTTPException(400, "the body holds invalid Unicode (a lone surrogate)")
-    return data
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -490,52 +388,6 @@ async def static_file(request: Request) -> Response:
                     media_type="text/javascript; charset=utf-8")
 
 
-_MANIFESTS: dict[str, tuple[tuple[int, int, int], dict[str, manifest.Digest]]] = {}
-
-
-def published_files(out: Path) -> dict[str, manifest.Digest]:
-    """The manifest of the last complete run in ``out`` (read again when the marker changes)."""
-    try:
-        st = os.stat(out / manifest.MARKER, follow_symlinks=False)
-    except OSError:
-        return {}
-    key = (st.st_ino, st.st_mtime_ns, st.st_size)
-    cached = _MANIFESTS.get(str(out))
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    files = manifest.published(manifest.read_marker(out))
-    _MANIFESTS[str(out)] = (key, files)
-    return files
-
-
-def _open_published(out: Path, name: str, expected: manifest.Digest) -> bytes | int | None:
-    """The file's bytes (small files, checked against the manifest's sha256), its descriptor (larger ones, checked
-    against its size), or None when it is not the file the run published."""
-    fd = manifest.open_file(out, name)
-    if fd is None:
-        return None
-    try:
-        if os.fstat(fd).st_size != expected[1]:
-            os.close(fd)
-            return None
-        if expected[1] > VERIFY_BYTES:
-            return fd
-        data = manifest.read_fd(fd, expected[1])
-    except OSError:
-        os.close(fd)
-        return None
-    os.close(fd)
-    return data if hashlib.sha256(data).hexdigest() == expected[0] else None
-
-
-async def _stream(fd: int) -> AsyncIterator[bytes]:
-    try:
-        while chunk := await run_in_threadpool(os.read, fd, 1 << 20):
-            yield chunk
-    finally:
-        os.close(fd)
-
-
 async def report_file(request: Request) -> Response:
     """A report file the last complete run published in the output folder (index.html, a document's
     .html/.md/.json, the tables), as it published it; nothing else."""
@@ -548,14 +400,14 @@ async def report_file(request: Request) -> Response:
     listed = await run_in_threadpool(published_files, out)
     if name not in listed:
         raise HTTPException(404, "no such report file")
-    served = await run_in_threadpool(_open_published, out, name, listed[name])
+    served = await run_in_threadpool(open_published, out, name, listed[name])
     if served is None:
         raise HTTPException(404, "no such report file")
     media = REPORT_TYPES.get(suffix, "text/plain; charset=utf-8")
     headers = {"Content-Security-Policy": REPORT_CSP}
     if isinstance(served, bytes):
         return Response(served, media_type=media, headers=headers)
-    return StreamingResponse(_stream(served), media_type=media,
+    return StreamingResponse(stream(served), media_type=media,
                              headers={**headers, "Content-Length": str(listed[name][1])})
 
 
