@@ -276,7 +276,7 @@ STAGES = (
     ("extract claims", "pipeline.run.document", "extract_claims"),
     ("check claims", "pipeline.run.document", "check_claims"),
     ("code checks (pyflakes)", "pipeline.check.code", "code_claims"),
-    ("document reports (md, html, json)", "pipeline.report", "write_document_report"),
+    ("document reports (md, html, json)", "pipeline.report", "document_report_files"),
     ("ClaimReview objects", "pipeline.report", "claimreview_objects"),
     ("claims.csv rows", "pipeline.report.tables", "csv_rows"),
     ("claims suite rows", "pipeline.knowledge.validation.claims_suite", "claim_row"),

@@ -9,7 +9,9 @@ per-document report, where thousands of fsyncs would dominate the run time).
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
@@ -91,12 +93,19 @@ class AtomicJsonlWriter:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._tmp: Path | None = None
-        self._fh: IO[str] | None = None
+        self._fh: IO[bytes] | None = None
+        self._sha = hashlib.sha256()
+        self._size = 0
 
     def __enter__(self) -> AtomicJsonlWriter:
         fd, self._tmp = _open_temp(self.path)
-        self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        self._fh = os.fdopen(fd, "wb")
+        self._sha, self._size = hashlib.sha256(), 0
         return self
+
+    def digest(self) -> tuple[str, int]:
+        """(sha256, size) of what was written."""
+        return self._sha.hexdigest(), self._size
 
     def write(self, obj: dict[str, Any]) -> str:
         """Write one object as a line; returns the line (without its newline)."""
@@ -108,7 +117,10 @@ class AtomicJsonlWriter:
         """Write lines encoded elsewhere (each a JSON object ending in a newline), e.g. by a worker process."""
         if self._fh is None:
             raise RuntimeError("AtomicJsonlWriter.write() called outside its `with` block")
-        self._fh.write(text)
+        data = text.encode("utf-8")
+        self._fh.write(data)
+        self._sha.update(data)
+        self._size += len(data)
 
     def __exit__(
         self,
@@ -159,18 +171,31 @@ class AtomicTextFile:
         self.path = Path(path)
         self.encoding = encoding
         self._tmp: Path | None = None
-        self._fh: IO[str] | None = None
+        self._fh: IO[bytes] | None = None
+        self._encoder = codecs.getincrementalencoder(encoding)()
+        self._sha = hashlib.sha256()
+        self._size = 0
         self.committed = False
 
     def __enter__(self) -> AtomicTextFile:
         fd, self._tmp = _open_temp(self.path)
-        self._fh = os.fdopen(fd, "w", encoding=self.encoding, newline="")
+        self._fh = os.fdopen(fd, "wb")
+        self._encoder = codecs.getincrementalencoder(self.encoding)()
+        self._sha, self._size = hashlib.sha256(), 0
         return self
 
     def write(self, text: str) -> None:
+        """Write ``text`` as it is (no newline translation)."""
         if self._fh is None:
             raise RuntimeError("AtomicTextFile.write() called outside its `with` block")
-        self._fh.write(text)
+        data = self._encoder.encode(text)
+        self._fh.write(data)
+        self._sha.update(data)
+        self._size += len(data)
+
+    def digest(self) -> tuple[str, int]:
+        """(sha256, size) of what was written so far."""
+        return self._sha.hexdigest(), self._size
 
     def commit(self) -> None:
         """Put the file in place (no fsync: like ``atomic_open``)."""

@@ -80,8 +80,11 @@ def run(
                                                   "links that leave the corpus (skipped by default).")] = False,
     segments: Annotated[bool, typer.Option("--segments", help="Also write segments.jsonl (sentences, tokens).")
                         ] = False,
-    max_seconds: Annotated[float, typer.Option(help="Per-document time limit.")] = 60.0,
+    max_seconds: Annotated[float, typer.Option(help="Per-document time limit (reading, analysis, reports).")] = 60.0,
     max_mb: Annotated[float, typer.Option(help="Skip (as an error) files larger than this many MB.")] = 20.0,
+    max_claims: Annotated[int, typer.Option(min=1, help="A document with more claims is an error.")] = 5_000,
+    max_output_mb: Annotated[float, typer.Option(help="A document whose outputs (its lines of the tables and its "
+                                                 "reports) take more MB is an error.")] = 32.0,
     engine: Annotated[str, typer.Option(help="local, or dask to use a Dask cluster.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://10.0.0.5:8786.")
                          ] = None,
@@ -114,9 +117,12 @@ def run(
             from .report.claimreview import check_url_template
 
             check_url_template(claimreview_url)
+        if max_output_mb <= 0:
+            raise FactCheckError("--max-output-mb must be more than 0")
         config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
                         write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
-                        author=author, claimreview_url=claimreview_url)
+                        max_claims=max_claims, max_output_bytes=int(max_output_mb * 1024 * 1024),
+                        follow_symlinks=follow_symlinks, author=author, claimreview_url=claimreview_url)
         opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
                           full=full, retry=retry, follow_symlinks=follow_symlinks, lock_timeout=lock_timeout,
                           engine=engine, scheduler=scheduler)
@@ -143,7 +149,7 @@ def run(
             f"{v.get('contradicted', 0)} contradicted, {v.get('misattributed', 0)} misattributed, "
             f"{v.get('code_issue', 0)} code issues, {v.get('supported', 0)} supported, "
             f"{v.get('unverifiable', 0)} unverifiable -> {summary.out_dir}/index.html ({summary.seconds:.1f}s)")
-    typer.echo(line, err=True)
+    typer.echo(line.translate(_JSON_C1), err=True)
     raise typer.Exit(summary.exit_code)
 
 
@@ -186,8 +192,23 @@ def _end_failed(code: int, error: str, exc: BaseException, *, quiet: bool, verbo
         traceback.print_exception(exc, file=sys.stderr)
     if not quiet:
         typer.secho(f"error: {error}", fg=typer.colors.RED, err=True)
-    typer.echo(_failure_line(code, error, started, t0, out), err=True)
+    typer.echo(_failure_line(code, error, started, t0, out).translate(_JSON_C1), err=True)
     raise typer.Exit(code) from None
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0))}
+
+
+# JSON escapes the C0 controls itself; DEL and the C1 controls (U+009B is a terminal's CSI) as well, the same value
+_JSON_C1 = {c: f"\\u{c:04x}" for c in range(0x7F, 0xA0)}
+
+
+class _Escaping(logging.Formatter):
+    """Control characters (an ANSI escape in a file name, say) written as \\xNN, so a log cannot drive the
+    terminal; line breaks and tabs stay."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return super().format(record).translate(_CONTROL)
 
 
 class _Collect(logging.Handler):
@@ -221,7 +242,7 @@ def _setup_logging(*, quiet: bool, verbose: bool) -> list[str]:
         handler = _Collect(warnings)
     else:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(_Escaping("%(levelname)s %(name)s: %(message)s"))
     if not verbose:
         handler.addFilter(_ours)
     handler.set_name(_HANDLER_NAME)  # so that the next call replaces it rather than adding a second

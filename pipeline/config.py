@@ -43,7 +43,10 @@ class Config:
     reference_dir: Path = DEFAULT_REFERENCE_DIR
     out_dir: Path = Path("reports")
     max_bytes: int = 20 * 1024 * 1024  # larger files are reported and skipped
-    max_seconds: float = 60.0  # per-document time budget for extraction
+    max_seconds: float = 60.0  # per-document time budget: reading, analysis and its reports
+    max_claims: int = 5_000  # a document with more claims is an error (its outputs would swamp the tables)
+    max_output_bytes: int = 32 * 1024 * 1024  # a document whose outputs (table lines, reports) take more is an error
+    follow_symlinks: bool = False  # read articles behind symbolic links that leave the corpus
     window_chars: int = 8000  # text goes to spaCy in pieces of at most this many characters, cut at line breaks
     workers: int = 1
     write_segments: bool = False

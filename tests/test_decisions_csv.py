@@ -126,8 +126,8 @@ def test_import_takes_the_chinese_status_names_and_keeps_history(reviewed: Store
     assert {k: d.status for k, d in reviewed.decisions().items()} == {"a.md-bw": "dismissed", "a.md-fp": "corrected"}
     steps = [(e.user, e.from_status, e.to_status, e.note) for e in reviewed.history("a.md-bw")]
     assert steps == [("王编辑", "open", "accepted", "先确认"), ("李编辑", "accepted", "dismissed", "口径不同")]
-    reopen = tmp_path / "reopen.csv"
-    reopen.write_text(HEADER + "a.md-bw,a.md,,待处理,王编辑,再看看,\n", encoding="utf-8")
+    reopen = tmp_path / "reopen.csv"  # after the dismissal (newer wins, as when the journal is replayed)
+    reopen.write_text(HEADER + "a.md-bw,a.md,,待处理,王编辑,再看看,2030-01-02T00:00:00Z\n", encoding="utf-8")
     assert import_decisions_csv(reviewed, reopen) == 1
     assert "a.md-bw" not in reviewed.decisions()
     assert reviewed.history("a.md-bw")[-1].to_status == "open"

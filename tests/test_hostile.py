@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import pathlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,15 +134,17 @@ def write_big(path: Path, size: int, tail: str = "") -> None:
 
 
 def refuse_locked(mp: pytest.MonkeyPatch) -> None:
-    """Make reading LOCKED fail as an unreadable file does (ingest reads with Path.read_bytes)."""
-    real = pathlib.Path.read_bytes
+    """Make opening LOCKED fail as an unreadable file does (ingest opens each article once, in ingest.reading)."""
+    import pipeline.ingest.reading
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == LOCKED:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    real = pipeline.ingest.reading._open
 
-    mp.setattr(pathlib.Path, "read_bytes", read_bytes)
+    def open_(path: Path, root: Path, follow_symlinks: bool) -> int:
+        if Path(path).name == LOCKED:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, root, follow_symlinks)
+
+    mp.setattr(pipeline.ingest.reading, "_open", open_)
 
 
 def cli(*args: str | Path) -> Any:
@@ -426,3 +427,63 @@ def test_a_huge_per_second_rate_keeps_claims_jsonl_valid(tmp_path: Path) -> None
     run(RunOptions(corpus=corpus, config=Config(out_dir=tmp_path / "out", workers=1), use_state=False))
     for c in jsonl(tmp_path / "out" / "claims.jsonl"):
         assert c["value"] is None or isinstance(c["value"], (int, float, str, list))
+
+
+# ---------------------------------------------------------------- issue 27, point 8: limits on one document's outputs
+
+REPEATED = "T4配备16GB显存，"  # one claim each time; no line break, so every claim's sentence is the whole window
+
+
+def _total_bytes(out: Path) -> int:
+    return sum(p.stat().st_size for p in out.iterdir() if p.is_file())
+
+
+def test_a_line_of_many_claims_does_not_write_a_hundred_times_its_size(tmp_path: Path) -> None:
+    """A 30 KB line of figures once wrote about 90 MB (each claim repeats its window-long sentence in four
+    tables and three reports); the document's outputs are limited, and it says which limit to raise."""
+    corpus = write_files(tmp_path / "corpus", {"line.txt": (REPEATED * 1_500 + "\n").encode(),
+                                               NORMAL: FILES[NORMAL]})
+    out = tmp_path / "out"
+    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1), use_state=False))
+    assert summary.exit_code == 1
+    docs = {d["doc_id"]: d for d in jsonl(out / "documents.jsonl")}
+    assert docs["line.txt"]["status"] == "error" and "--max-output-mb" in docs["line.txt"]["message"]
+    assert docs[NORMAL]["status"] == "ok"
+    assert _total_bytes(out) < 2 * MB
+
+
+def test_a_document_with_too_many_claims_is_an_error_that_names_the_limit(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "corpus", {"many.txt": "\n".join([REPEATED] * 40).encode(), NORMAL: FILES[NORMAL]})
+    out = tmp_path / "out"
+    code = cli("run", corpus, "--out", out, "--no-state", "--workers", "1", "--quiet", "--max-claims", "30").exit_code
+    assert code == 1
+    docs = {d["doc_id"]: d for d in jsonl(out / "documents.jsonl")}
+    assert docs["many.txt"]["status"] == "error" and "--max-claims" in docs["many.txt"]["message"]
+    assert not [c for c in jsonl(out / "claims.jsonl") if c["doc_id"] == "many.txt"]
+
+
+def test_the_time_limit_holds_for_the_whole_document_reports_included(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      ref: Reference) -> None:
+    """--max-seconds bounds a document's reports as well as its analysis (point 8)."""
+    import pipeline.report.html
+
+    corpus = write_files(tmp_path / "corpus", {NORMAL: FILES[NORMAL], SLOW: FILES["with space.txt"]})
+    real = pipeline.report.html.render_document_html
+
+    def slow_page(result: Any, *args: Any, **kwargs: Any) -> str:
+        if result.doc_id == SLOW:
+            time.sleep(30)
+        return real(result, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline.report.html, "render_document_html", slow_page)
+    monkeypatch.setattr(pipeline.report, "render_document_html", slow_page)
+    get_segmenter(ref)
+    started = time.monotonic()
+    out = tmp_path / "out"
+    summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1, max_seconds=2), use_state=False))
+    assert time.monotonic() - started < 20
+    assert summary.exit_code == 1
+    docs = {d["doc_id"]: d for d in jsonl(out / "documents.jsonl")}
+    assert docs[SLOW]["status"] == "error" and "gave up after 2s" in docs[SLOW]["message"]
+    assert not (out / f"{safe_name(SLOW)}.html").exists() and not (out / f"{safe_name(SLOW)}.md").exists()
+    assert docs[NORMAL]["status"] == "ok"

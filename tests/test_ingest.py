@@ -146,12 +146,14 @@ def test_file_over_max_bytes(tmp_path: Path) -> None:
 
 
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.ingest.reading
+
     path = write(tmp_path, "locked.txt", "显卡")
 
-    def deny(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def deny(path: Path, root: Path, follow_symlinks: bool) -> int:  # CI runs as root: chmod would not do
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(pipeline.ingest.reading, "_open", deny)
     with pytest.raises(InputError, match=r"cannot read .*Permission denied.*allowed to read"):
         read_document(path, tmp_path)
 

@@ -7,6 +7,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -303,3 +304,125 @@ def test_in_a_batch_the_first_renamed_copy_takes_the_decision_as_if_saved_alone(
     adopted = reviewed.save_prepared(2, [prepare_result(r, PIPE) for r in copies], REF)
     assert {k: d.doc_id for k, d in adopted.items()} == {"y.md-a.md-bw": "y.md"}
     assert set(reviewed.decisions()) == {"y.md-a.md-bw"}
+
+
+# ---- issue 27: the journal is the truth for decisions ------------------------------------------------
+
+ARTICLE = "RTX 4090评测\n\nRTX 4090配备了32GB的GDDR6X显存。\n"
+_HOLD_OPEN = """
+import sqlite3, sys, time
+
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN")
+conn.execute("SELECT COUNT(*) FROM documents").fetchone()  # a read that keeps its snapshot, as a run does mid-batch
+print("holding", flush=True)
+time.sleep(600)
+"""
+_DECIDE_AND_DIE = """
+import os, signal, sys
+from pipeline.state.store import Store
+
+store = Store(sys.argv[1])
+ids = sys.argv[2].split(",")
+for n in range(60):
+    store.decide(ids[n % len(ids)], ("dismissed", "accepted")[n % 2], "王编辑", f"第{n}次")
+    print(n, flush=True)  # acknowledged: the app would have answered 200
+os.kill(os.getpid(), signal.SIGKILL)  # killed as the server was, with the run that held the state open
+"""
+
+
+def _corpus(tmp_path: Path, files: dict[str, str]) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    return corpus
+
+
+def _run(corpus: Path, out: Path) -> Any:
+    from pipeline.config import Config
+    from pipeline.run import RunOptions, run
+
+    return run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1)))
+
+
+def _claims(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (out / "claims.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_decisions_lost_with_the_wal_are_replayed_from_the_journal_by_the_next_run(tmp_path: Path) -> None:
+    """60 acknowledged decisions, the processes killed, state.sqlite-wal deleted: the next run has every one of them
+    again, and says how many it took from the journal (point 5)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    corpus = _corpus(tmp_path, {f"a{i}.txt": ARTICLE.replace("32GB", f"{32 + 8 * i}GB") for i in range(3)})
+    out = tmp_path / "out"
+    _run(corpus, out)
+    flagged = [c["claim_id"] for c in _claims(out) if c["verdict"] == "contradicted"]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_OPEN, str(out / "state.sqlite")], stdout=subprocess.PIPE,
+                              text=True, cwd=root, env=env)  # a run holding the state open
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    proc = subprocess.run([sys.executable, "-c", _DECIDE_AND_DIE, str(out / "state.sqlite"), ",".join(flagged)],
+                          capture_output=True, text=True, cwd=root, env=env)
+    holder.kill()
+    holder.wait()
+    assert proc.stdout.split() == [str(n) for n in range(60)], proc.stderr
+    last = {}
+    for rec in journal.read(out / "decisions.jsonl"):
+        last[rec["claim_id"]] = rec["to"]
+    os.unlink(out / "state.sqlite-wal")
+    (out / "state.sqlite-shm").unlink(missing_ok=True)
+    with Store(out / "state.sqlite") as store:
+        assert store.decisions() == {}  # what was lost
+    summary = _run(corpus, out)
+    assert summary.exit_code == 0
+    shown = {c["claim_id"]: c["review_status"] for c in _claims(out) if c["claim_id"] in last}
+    assert shown == last
+    assert summary.restored_from_journal == 60
+    with Store(out / "state.sqlite") as store:
+        assert len(store.history(flagged[0])) == 20
+
+
+def test_a_decision_follows_its_claim_through_renames_back_to_the_first_name(tmp_path: Path) -> None:
+    """Dismissed in a.txt, renamed to b.txt (it follows), renamed back to a.txt: still dismissed (point 7)."""
+    corpus = _corpus(tmp_path, {"a.txt": ARTICLE, "other.txt": "L4的显存为24GB。\n"})
+    out = tmp_path / "out"
+    _run(corpus, out)
+    claim = next(c for c in _claims(out) if c["verdict"] == "contradicted")
+    with sqlite3.connect(out / "state.sqlite") as conn:  # the articles were there a while before the editor came
+        conn.execute("UPDATE documents SET first_seen = '2024-01-01T00:00:00+00:00'")
+    with Store(out / "state.sqlite") as store:
+        store.decide(claim["claim_id"], "dismissed", "王编辑", "误报")
+    for old, new in (("a.txt", "b.txt"), ("b.txt", "a.txt"), ("a.txt", "c.txt"), ("c.txt", "a.txt")):
+        (corpus / old).rename(corpus / new)
+        _run(corpus, out)
+        moved = [c for c in _claims(out) if c["doc_id"] == new and c["text"] == claim["text"]]
+        assert [c["review_status"] for c in moved] == ["dismissed"], f"after renaming {old} to {new}"
+    with Store(out / "state.sqlite") as store:
+        assert [d.doc_id for d in store.decisions().values()] == ["a.txt"]
+        restored = tmp_path / "restored.sqlite"
+        with Store(restored) as fresh:
+            fresh.restore_journal(store.journal)
+            assert fresh.decisions() == store.decisions()
+
+
+def test_an_older_decision_from_a_csv_loses_to_the_current_one_in_the_state_and_in_the_journal(
+        reviewed: Store, tmp_path: Path) -> None:
+    """"Newer wins" holds for a CSV import as for a replay of the journal, so both give the same state (point 7)."""
+    from pipeline.state.decisions_csv import import_decisions_csv
+
+    reviewed.decide("a.md-bw", "dismissed", "王编辑", "误报")
+    csv_file = tmp_path / "old.csv"
+    csv_file.write_text("claim_id,doc_id,text,status,editor,note,decided_at,correction\n"
+                        "a.md-bw,a.md,H100 的显存带宽为 2TB/s,accepted,老编辑,旧的决定,2020-01-01T00:00:00+00:00,\n"
+                        "a.md-mi,a.md,MI300X 由英伟达推出,accepted,老编辑,,2020-01-01T00:00:00+00:00,\n",
+                        encoding="utf-8")
+    import_decisions_csv(reviewed, csv_file)
+    in_state = {k: d.status for k, d in reviewed.decisions().items()}
+    assert in_state == {"a.md-bw": "dismissed", "a.md-mi": "accepted"}
+    with Store(tmp_path / "again" / "state.sqlite") as fresh:
+        fresh.restore_journal(reviewed.journal)
+        assert {k: d.status for k, d in fresh.decisions().items()} == in_state

@@ -11,7 +11,7 @@ import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,17 +121,20 @@ def test_reports_of_deleted_articles_are_removed(tmp_path: Path) -> None:
 @dataclass
 class KillPoints:
     """Counts the points of a run where a kill is tried: before and after every file is put in place, and after
-    every write to the state; kills this process (SIGKILL, as kill -9) at point ``at``."""
+    every write to the state; kills this process (SIGKILL, as kill -9) at point ``at``: its number, or its name
+    and which time it is reached (the state's batches follow the clock, so numbers may shift between runs)."""
 
-    at: int
+    at: int | tuple[str, int]
     seen: int = 0
     names: list[str] | None = None
+    reached: Counter[str] = field(default_factory=Counter)
 
     def tick(self, name: str) -> None:
         self.seen += 1
+        self.reached[name] += 1
         if self.names is not None:
             self.names.append(name)
-        if self.seen == self.at:
+        if self.seen == self.at or self.at == (name, self.reached[name]):
             os.kill(os.getpid(), signal.SIGKILL)
 
     def install(self, mp: pytest.MonkeyPatch) -> None:
@@ -155,7 +158,7 @@ class KillPoints:
         return wrapped
 
 
-def run_in_child(corpus: Path, out: Path, at: int, names_file: Path | None = None) -> bool:
+def run_in_child(corpus: Path, out: Path, at: int | tuple[str, int], names_file: Path | None = None) -> bool:
     """Run on ``corpus`` in a forked child killed at point ``at``; True when it was killed."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -283,9 +286,67 @@ def test_a_full_disk_while_publishing_is_repaired(scene: Scene, tmp_path: Path, 
 
     with monkeypatch.context() as mp:
         mp.setattr(pipeline.atomic, "_commit", commit)
-        with pytest.raises(RunFailed, match="No space left on device"):
+        with pytest.raises(RunFailed, match=r"^disk full: .*No space left on device"):  # says what it is (issue 27)
             run_once(scene.corpus, out)
     assert not list(out.glob(".*.tmp"))
     run_once(scene.corpus, out)
     assert_consistent(out, V2)
     assert comparable(outputs(out)) == comparable(scene.clean)
+
+
+# ---------------------------------------------------------------- kill, change the corpus back, run
+
+_RUN_TIMES = re.compile(r"(开始|结束|本次处理|未变沿用)：(</span>)?[^<\n]*".encode())
+
+
+def without_run_facts(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Every published file, with the facts of the run itself (its times and how many documents it processed or
+    carried over) taken out of index.html and summary.md; the marker left out (it holds the run's key)."""
+    return {name: _RUN_TIMES.sub(rb"\1", data) if name in ("index.html", "summary.md") else data
+            for name, data in files.items() if name != ".report-index.json"}
+
+
+@dataclass(frozen=True)
+class Clean:
+    corpus: Path  # holds V1 after every kill_revert_and_run
+    before: Path  # the outputs and state of a clean run on V1 there
+
+
+def clean_run(work: Path) -> Clean:
+    corpus = write_corpus(work / "corpus", V1)
+    before = work / "before"
+    run_once(corpus, before)
+    return Clean(corpus, before)
+
+
+def kill_revert_and_run(clean: Clean, at: tuple[str, int], work: Path) -> None:
+    """Kill the run on V2 at point ``at``, put the corpus back to V1, run: what the clean run on V1 wrote, file by
+    file; nothing the killed run wrote for V2 is left."""
+    out = work / "out"
+    shutil.copytree(clean.before, out)
+    write_corpus(clean.corpus, V2)
+    assert run_in_child(clean.corpus, out, at), f"point {at} was not reached"
+    write_corpus(clean.corpus, V1)
+    summary = run_once(clean.corpus, out)
+    assert summary.exit_code == 0
+    expected = without_run_facts(outputs(clean.before))
+    got = without_run_facts(outputs(out))
+    differ = sorted(n for n in expected.keys() | got.keys() if expected.get(n) != got.get(n))
+    assert not differ, f"killed {at}, corpus put back: these files differ from a clean run's"
+    assert_consistent(out, V1)
+    shutil.rmtree(out)
+
+
+@pytest.mark.parametrize("window", [*KEY_WINDOWS, "after d.txt.html", "state save_prepared"])
+def test_a_kill_then_the_corpus_put_back_publishes_what_a_clean_run_does(scene: Scene, tmp_path: Path,
+                                                                          window: str) -> None:
+    """The edited article's reports, claims.csv and the added article's reports are those of the corpus as it is
+    now, not of the killed run (issue 27, point 1)."""
+    kill_revert_and_run(clean_run(tmp_path), (window, 1), tmp_path)
+
+
+@pytest.mark.slow
+def test_a_kill_at_every_point_then_the_corpus_put_back_is_repaired(scene: Scene, tmp_path: Path) -> None:
+    clean = clean_run(tmp_path)
+    for n, point in enumerate(scene.points):
+        kill_revert_and_run(clean, (point, scene.points[:n + 1].count(point)), tmp_path)

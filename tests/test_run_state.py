@@ -284,3 +284,100 @@ def test_a_failed_document_waits_for_a_change_or_retry(corpus: Path, tmp_path: P
         b = next(d for d in _docs(out) if d["doc_id"] == "b.txt")
         assert b["status"] == "error" and "the analysis broke" in b["message"], what
         assert {d["doc_id"] for d in _docs(out) if d["status"] == "ok"} == {"a.txt", "c.txt"}, what
+
+
+# ---------------------------------------------------------------- issue 27: a damaged row, a moved corpus, decisions
+
+# fmt: off
+DAMAGE = [
+    # table,        column,   the damage
+    ("documents",   "result", "not json at all"),
+    ("documents",   "result", '{"status": 3}'),
+    ("claims",      "data",   '{"doc_id": "a.txt", "text'),
+    ("claims",      "data",   '["a list"]'),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("table", "column", "damage"), DAMAGE)
+def test_a_damaged_row_is_analysed_again(corpus: Path, tmp_path: Path, table: str, column: str,
+                                         damage: str) -> None:
+    """One corrupt row in documents.result or claims.data: the next run analyses that document again and says so,
+    instead of failing every later run until --full (point 6)."""
+    import sqlite3
+
+    out = tmp_path / "out"
+    _run(corpus, out)
+    before = sorted(json.dumps(c, sort_keys=True) for c in _claims(out) if c["doc_id"] == "a.txt")
+    with sqlite3.connect(out / "state.sqlite") as conn:
+        key = "rowid = (SELECT MIN(rowid) FROM claims WHERE doc_id = 'a.txt')" if table == "claims" else \
+            "doc_id = 'a.txt'"
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE {key}", (damage,))
+    for attempt in range(3):  # incremental runs: another article changes each time, a.txt is unchanged
+        with open(corpus / "c.txt", "a", encoding="utf-8") as f:
+            f.write("\n")
+        summary = _run(corpus, out)
+        assert summary.exit_code == EXIT_OK, attempt  # type: ignore[attr-defined]
+        assert sorted(json.dumps(c, sort_keys=True) for c in _claims(out) if c["doc_id"] == "a.txt") == before
+    assert summary.processed == 1  # type: ignore[attr-defined]  # c.txt alone: a.txt was analysed once, then kept
+
+
+def test_damaged_rows_are_logged(corpus: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    import sqlite3
+
+    out = tmp_path / "out"
+    _run(corpus, out)
+    before = [c for c in _claims(out) if c["doc_id"] == "b.txt"]
+    with sqlite3.connect(out / "state.sqlite") as conn:
+        conn.execute("UPDATE claims SET data = 'garbage' WHERE doc_id = 'b.txt'")
+    (corpus / "c.txt").write_text("L4入门\n\nL4的显存为24GB。\n", encoding="utf-8")
+    caplog.set_level("WARNING", logger="pipeline")
+    assert _run(corpus, out).exit_code == EXIT_OK  # type: ignore[attr-defined]
+    assert [c for c in _claims(out) if c["doc_id"] == "b.txt"] == before
+    assert any("b.txt" in r.getMessage() and "damaged" in r.getMessage() for r in caplog.records), caplog.text
+
+
+def _published(out: Path) -> dict[str, bytes]:
+    import re
+
+    facts = re.compile(r"(开始|结束|本次处理|未变沿用)：(</span>)?[^<\n]*".encode())
+    return {p.name: facts.sub(rb"\1", p.read_bytes()) for p in sorted(out.iterdir())
+            if p.is_file() and not p.name.startswith(("state.sqlite", ".gpu-factcheck", ".report-index", "decisions"))}
+
+
+def test_after_moving_the_corpus_folder_every_output_names_the_new_place(corpus: Path, tmp_path: Path) -> None:
+    """Paths in documents.jsonl and the reports come from the corpus as it is now, at once; two runs of the moved
+    corpus publish the same files (point 8)."""
+    out = tmp_path / "out"
+    _run(corpus, out)
+    moved = tmp_path / "moved" / "articles"
+    moved.parent.mkdir()
+    shutil.move(str(corpus), moved)
+    first = _run(moved, out)
+    assert first.processed == 0  # type: ignore[attr-defined]
+    paths = {d["doc_id"]: d["path"] for d in _docs(out)}
+    assert paths == {name: str(moved / name) for name in ARTICLES}
+    assert f"`{moved / 'a.txt'}`" in (out / "a.txt.md").read_text(encoding="utf-8")
+    published = _published(out)
+    _run(moved, out)
+    assert _published(out) == published
+
+
+def test_a_run_that_moves_decisions_leaves_the_next_run_nothing_to_do(corpus: Path, tmp_path: Path) -> None:
+    """A decision follows a renamed article; the run after that one finds the outputs current and rewrites nothing
+    (the marker's key does not hold the decision's old claim id) (point 8)."""
+    out = tmp_path / "out"
+    _run(corpus, out)
+    flagged = next(c for c in _claims(out) if c["verdict"] == "contradicted")
+    with Store(out / "state.sqlite") as store:
+        store.decide(flagged["claim_id"], "dismissed", "编辑", "误报")
+    (corpus / "a.txt").rename(corpus / "renamed.txt")
+    _run(corpus, out)
+    assert [c["review_status"] for c in _claims(out) if c["doc_id"] == "renamed.txt"
+            and c["text"] == flagged["text"]] == ["dismissed"]
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.is_file() and p.suffix != ".sqlite"
+              and not p.name.startswith("state.sqlite")}
+    again = _run(corpus, out)
+    assert again.processed == 0  # type: ignore[attr-defined]
+    after = {p.name: p.stat().st_mtime_ns for p in out.iterdir() if p.name in before}
+    assert [n for n in before if after[n] != before[n]] == []

@@ -430,3 +430,103 @@ def test_a_batch_saves_like_one_document_at_a_time(tmp_path: Path) -> None:
         for r in results:
             assert batch.load_result(r.doc_id) == one.load_result(r.doc_id) == r
         assert batch.current_doc_ids() == one.current_doc_ids() == ["a.md", "b.md", "c.md"]
+
+
+# ---- issue 27, point 6: disk errors say what they are ----------------------------------------------
+
+ARTICLE = "RTX 4090评测\n\nRTX 4090配备了32GB的GDDR6X显存。\n"
+
+
+def _limited_state(monkeypatch: pytest.MonkeyPatch, pragma: str = "", read_only: bool = False) -> None:
+    """Connections to a state file get ``pragma`` (a full disk: max_page_count), or are opened read-only."""
+    import pipeline.state.store as store_mod
+
+    real_connect = sqlite3.connect
+
+    def connect(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        if not str(database).endswith(".sqlite"):
+            return real_connect(database, *args, **kwargs)
+        if read_only:
+            return real_connect(f"file:{database}?mode=ro", *args, uri=True, **kwargs)
+        conn = real_connect(database, *args, **kwargs)
+        conn.execute(pragma)
+        return conn
+
+    monkeypatch.setattr(store_mod.sqlite3, "connect", connect)
+
+
+def _cli(*args: Any) -> Any:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def _error_line(result: Any) -> str:
+    return json.loads(result.stderr.strip().splitlines()[-1])["error"]
+
+
+@pytest.mark.parametrize("state", ["new", "existing"])
+def test_a_full_disk_exits_4_saying_disk_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, state: str) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text(ARTICLE, encoding="utf-8")
+    out = tmp_path / "out"
+    pages = 1
+    if state == "existing":
+        assert _cli("run", corpus, "--out", out, "--workers", "1", "--quiet").exit_code == 0
+        (corpus / "b.txt").write_text(ARTICLE * 50, encoding="utf-8")
+        conn = sqlite3.connect(out / "state.sqlite")
+        conn.execute("VACUUM")
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.close()
+    with monkeypatch.context() as mp:
+        _limited_state(mp, f"PRAGMA max_page_count = {pages}")
+        result = _cli("run", corpus, "--out", out, "--workers", "1", "--quiet")
+    assert result.exit_code == 4, result.output
+    error = _error_line(result)
+    assert error.startswith("disk full") and "move" not in error, error
+    assert _cli("run", corpus, "--out", out, "--workers", "1", "--quiet").exit_code == 0  # space again: it runs
+
+
+@pytest.mark.parametrize("when", ["opening", "writing"])
+def test_a_read_only_state_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text(ARTICLE, encoding="utf-8")
+    out = tmp_path / "out"
+    assert _cli("run", corpus, "--out", out, "--workers", "1", "--quiet").exit_code == 0
+    if when == "opening":  # a state that must be written to as it is opened (not yet in WAL mode)
+        sqlite3.connect(out / "state.sqlite").execute("PRAGMA journal_mode = DELETE").fetchall()
+    _limited_state(monkeypatch, read_only=True)
+    result = _cli("run", corpus, "--out", out, "--workers", "1", "--quiet", "--full")
+    assert result.exit_code == 4, result.output
+    error = _error_line(result)
+    assert "read-only" in error and "\n" not in error and "move" not in error, error
+
+
+def test_a_commit_that_fails_after_the_journal_took_the_decision_is_one_clear_line(
+        reviewed: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``review dismiss`` on a disk that fills between the journal and the commit: exit 4 and one line, never a
+    traceback; the next start (here a run's ``restore_journal``) makes the state agree with the journal."""
+    from tests.test_webapp import _failing_commits
+
+    reviewed.close()
+    failing = _failing_commits(monkeypatch)
+    failing[0] = True
+    result = _cli("review", "dismiss", "a.md-bw", "--editor", "王编辑", "--state", reviewed.path)
+    failing[0] = False
+    assert result.exit_code == 4, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "disk full" in result.stderr and "decisions.jsonl" in result.stderr
+    with Store(reviewed.path) as store:
+        assert [r["claim_id"] for r in journal_records(store.journal)] == ["a.md-bw"]
+        store.restore_journal(store.journal)
+        assert {k: d.status for k, d in store.decisions().items()} == {"a.md-bw": "dismissed"}
+
+
+def journal_records(path: Path) -> list[dict[str, Any]]:
+    from pipeline.state import journal
+
+    return list(journal.read(path))

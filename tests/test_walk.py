@@ -206,3 +206,109 @@ def test_a_corpus_folder_whose_name_is_not_utf8_is_refused_clearly(tmp_path: Pat
     result = cli("run", os.fsdecode(folder), "--out", tmp_path / "out", "--no-state", "--quiet")
     assert result.exit_code == 2, result.output
     assert "caf\\xe9" in last_line(result)["error"] and "not valid UTF-8" in last_line(result)["error"]
+
+
+# ---------------------------------------------------------------- issue 27: what was scanned is what is read
+
+def _state_text(out: Path) -> str:
+    import sqlite3
+
+    conn = sqlite3.connect(out / "state.sqlite")
+    try:
+        return "\n".join(str(row) for table in ("documents", "claims")
+                         for row in conn.execute(f"SELECT * FROM {table}"))
+    finally:
+        conn.close()
+
+
+def _everything_published(out: Path) -> str:
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(out.iterdir())
+                     if p.is_file() and not p.name.startswith(("state.sqlite", ".gpu-factcheck")))
+
+
+# fmt: off
+SWAPS = [
+    # what is replaced by a link after the walk, and what the link leads to
+    ("a.txt",      "secret.txt"),   # a file, for a file outside the corpus
+    ("sub",        "dir"),          # a folder, for a folder outside it
+    ("sub/c.txt",  "secret.txt"),   # a file in a subfolder
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("swapped", "target"), SWAPS)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_file_swapped_for_a_link_between_scan_and_read_is_never_read(corpus: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     swapped: str, target: str, workers: int) -> None:
+    import shutil
+
+    import pipeline.ingest
+
+    write(corpus, {"sub/c.txt": "L4入门\n\nL4的显存为24GB。\n",
+                   **{f"n{i}.txt": "T4的功耗为70W。\n" for i in range(20)}})
+    outside = write(tmp_path / "outside", {"secret.txt": SECRET, "dir/c.txt": SECRET})
+    real_walk = pipeline.ingest.walk
+
+    def walk_then_swap(path: Path, **kw: Any) -> Any:
+        found = real_walk(path, **kw)
+        victim = corpus / swapped
+        if victim.is_dir():
+            shutil.rmtree(victim)
+        else:
+            victim.unlink()
+        os.symlink(outside / target, victim)
+        return found
+
+    monkeypatch.setattr(pipeline.ingest, "walk", walk_then_swap)
+    out = tmp_path / "out"
+    result = cli("run", corpus, "--out", out, "--workers", workers, "--quiet")
+    assert result.exit_code in (0, 1), result.output
+    assert "机密" not in _everything_published(out)
+    assert "机密" not in _state_text(out)
+    docs = {json.loads(x)["doc_id"]: json.loads(x) for x in (out / "documents.jsonl").read_text("utf-8").splitlines()}
+    victims = [d for d in docs if d == swapped or d.startswith(swapped + "/")]
+    assert victims and all(docs[d]["status"] == "error" and "link" in docs[d]["message"] for d in victims), docs
+
+
+def test_a_link_into_the_output_folder_inside_the_corpus_is_never_read(corpus: Path, tmp_path: Path) -> None:
+    """--out inside the corpus: links into it (to a report, or to the folder) are not articles (point 8)."""
+    out = corpus / "reports"
+    first = cli("run", corpus, "--out", out, "--workers", "1", "--quiet")
+    assert first.exit_code == 0, first.output
+    os.symlink(out / "a.txt.md", corpus / "copy.md")
+    os.symlink(out, corpus / "view")
+    second = cli("run", corpus, "--out", out, "--workers", "1", "--quiet")
+    assert second.exit_code == 0, second.output
+    assert sorted(doc_ids(out)) == sorted(ARTICLES)
+
+
+def test_special_files_and_link_loops_are_counted(corpus: Path, tmp_path: Path) -> None:
+    """A FIFO named like an article, a link to itself and a folder link back to its parent: skipped, and counted
+    in the JSON line and summary.md (point 8)."""
+    os.mkfifo(corpus / "pipe.txt")
+    os.symlink(corpus / "self.md", corpus / "self.md")
+    (corpus / "sub").mkdir()
+    os.symlink(corpus / "sub", corpus / "sub" / "again")
+    out = tmp_path / "out"
+    result = cli("run", corpus, "--out", out, "--no-state", "--workers", "1", "--quiet")
+    assert result.exit_code == 0, result.output
+    line = last_line(result)
+    assert line["special_files"] == 3, line
+    assert sorted(doc_ids(out)) == sorted(ARTICLES)
+    assert "特殊文件：3" in (out / "summary.md").read_text(encoding="utf-8")
+
+
+def test_control_characters_in_a_file_name_are_escaped_in_markdown_and_logs(corpus: Path, tmp_path: Path) -> None:
+    """An ANSI escape in a file name reaches neither summary.md, the document's .md nor the terminal (point 8)."""
+    name = "\x1b[31mred\x1b[0m.txt"
+    (corpus / name).write_text("T4的功耗为70W。\n", encoding="utf-8")
+    os.symlink(tmp_path, corpus / "\x1b]0;title\x07.txt")  # leaves the corpus: a warning names it
+    out = tmp_path / "out"
+    result = cli("run", corpus, "--out", out, "--no-state", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    for page in out.glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "\x1b" not in text and "\x07" not in text, page.name
+    assert "\\x1b[31mred\\x1b[0m.txt" in (out / "summary.md").read_text(encoding="utf-8").replace("\\\\", "\\")

@@ -4,7 +4,11 @@ requests, escaping, and which files a URL can reach."""
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import re
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,6 +54,8 @@ def state(tmp_path_factory: pytest.TempPathFactory) -> Path:
         store.finish_run(run, {"documents": 3}, 0)
     (out / "index.html").write_text("<!DOCTYPE html><title>核查汇总</title>", encoding="utf-8")
     (out / "claims.csv").write_text("claim_id\n", encoding="utf-8")
+    (out / "a.md.html").write_text("<!DOCTYPE html><title>a.md</title>", encoding="utf-8")
+    publish_manifest(out, ["index.html", "claims.csv", "a.md.html", "link.html"])
     (root / "secret.txt").write_text("outside the output folder", encoding="utf-8")
     (out / "link.html").symlink_to(root / "secret.txt")
     users = root / "users.csv"
@@ -67,10 +73,18 @@ def fresh(state: Path, tmp_path: Path) -> Path:
     for p in state.parent.iterdir():
         if p.is_file() and not p.is_symlink() and not p.name.endswith(".lock"):
             (out / p.name).write_bytes(p.read_bytes())
+            os.utime(out / p.name, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns))
     for name in ("users.csv", "secret.txt"):
         (tmp_path / name).write_bytes((state.parent.parent / name).read_bytes())
     (out / "link.html").symlink_to(tmp_path / "secret.txt")
     return out / "state.sqlite"
+
+
+def publish_manifest(out: Path, names: list[str]) -> None:
+    """The marker a run writes last: it lists every file the run published with its sha256 and size."""
+    files = {n: [hashlib.sha256((out / n).read_bytes()).hexdigest(), (out / n).stat().st_size]
+             for n in names if (out / n).is_file()}
+    (out / ".report-index.json").write_text(json.dumps({"_files": files, "_run": {"key": "k"}}), encoding="utf-8")
 
 
 def config(state: Path, users: bool) -> AppConfig:
@@ -356,3 +370,217 @@ def test_no_url_reaches_a_file_outside_the_output_folder(local: httpx.Client, na
 def test_no_path_escapes(local: httpx.Client, path: str) -> None:
     r = local.get(path)
     assert r.status_code == 404 and "outside the output folder" not in r.text
+
+
+# ---- issue 27: the app serves only the report files a run wrote ----------------------------------
+
+
+def test_a_link_to_the_state_in_the_output_folder_is_not_served(guarded: httpx.Client, fresh: Path) -> None:
+    """ln -s state.sqlite OUT/leak.html, or a hard link, or a listed report replaced by a link: 404 (point 3)."""
+    out = fresh.parent
+    (out / "leak.html").symlink_to(fresh)
+    os.link(fresh, out / "hard.html")
+    (out / "a.md.html").unlink()
+    (out / "a.md.html").symlink_to(fresh)
+    (out / "claims.csv").write_text("claim_id\nchanged since the run\n", encoding="utf-8")
+    for name in ("leak.html", "hard.html", "a.md.html", "state.sqlite", "claims.csv"):
+        r = guarded.get(f"/out/{name}", headers=bearer("viewer"))
+        assert r.status_code == 404, name
+        assert b"SQLite format 3" not in r.content and "changed since" not in r.text
+    assert guarded.get("/out/index.html", headers=bearer("viewer")).status_code == 200
+
+
+# ---- issue 27: bad requests are refused with 4xx -------------------------------------------------
+
+# fmt: off
+MALFORMED = [
+    # what,                  body
+    ("lone surrogate",       b'{"status": "dismissed", "note": "\\ud800"}'),
+    ("reversed pair",        b'{"status": "corrected", "correction": "\\udfff\\ud800"}'),
+    ("surrogate as UTF-8",   b'{"status": "dismissed", "note": "\xed\xa0\x80"}'),
+    ("not UTF-8",            b'{"status": "dismissed", "note": "\xff"}'),
+    ("125k brackets",        b"[" * 125_000 + b"]" * 125_000),
+    ("2k brackets in note",  b'{"status": "open", "note": ' + b"[" * 2_000 + b"]" * 2_000 + b"}"),
+    ("100k-digit integer",   b'{"status": 1' + b"0" * 100_000 + b"}"),
+    ("100k-digit fraction",  b'{"status": "open", "note": 1.' + b"5" * 100_000 + b"}"),
+    ("NaN",                  b'{"status": "open", "note": NaN}'),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("body", [b for _, b in MALFORMED], ids=[what for what, _ in MALFORMED])
+def test_a_malformed_decision_is_refused_with_400(local: httpx.Client, fresh: Path, body: bytes) -> None:
+    r = local.post("/api/claims/a.md-bw/decision", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text[:200]
+    assert r.json()["status"] == 400
+    assert decisions(local, fresh) == {}
+
+
+@pytest.mark.parametrize("assignee", ["\\ud800", "\\udc00x"], ids=["lone", "then a letter"])
+def test_a_malformed_assignment_is_refused_with_400(local: httpx.Client, fresh: Path, assignee: str) -> None:
+    body = ('{"doc_id": "a.md", "assignee": "' + assignee + '"}').encode()
+    r = local.post("/api/assignments", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text[:200]
+    with Store(fresh) as store:
+        assert store.assignments() == {}
+
+
+def _raw(base: str, request: bytes, *, timeout: float = 10.0) -> bytes:
+    """Send ``request`` as it is and read what the server answers (until it closes or ``timeout`` passes)."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+        sock.sendall(request)
+        chunks = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except (TimeoutError, ConnectionResetError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if b"\r\n\r\n" in b"".join(chunks):
+                break
+        return b"".join(chunks)
+
+
+def test_a_body_announced_over_the_limit_is_refused_before_it_is_read(fresh: Path) -> None:
+    with running_app(config(fresh, users=False)) as base:
+        host = base.removeprefix("http://")
+        answer = _raw(base, (f"POST /api/claims/a.md-bw/decision HTTP/1.1\r\nHost: {host}\r\n"
+                             "Content-Type: application/json\r\nContent-Length: 500000000\r\n\r\n").encode()
+                      + b'{"status": "dismissed", "note": "' + b"x" * 1000, timeout=5)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:100]
+
+
+def test_a_chunked_body_over_the_limit_is_refused(local: httpx.Client, fresh: Path) -> None:
+    def chunks() -> Any:
+        yield b'{"status": "dismissed", "note": "'
+        for _ in range(100):
+            yield b"x" * 65536
+        yield b'"}'
+
+    r = local.post("/api/claims/a.md-bw/decision", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert decisions(local, fresh) == {}
+
+
+# fmt: off
+HOSTS = [
+    # Host header,               status
+    ("127.0.0.1:{port} evil",    400),
+    ("127.0.0.1:{port}/x",       400),
+    ("127.0.0.1:99999",          400),
+    ("127.0.0.1:{port}@evil",    400),
+    ("evil.example",             421),
+    ("127.0.0.1:{port}",         200),
+    ("localhost:{port}",         200),
+    ("[::1]:{port}",             200),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("host", "status"), HOSTS)
+def test_the_host_header_is_parsed_strictly(local: httpx.Client, host: str, status: int) -> None:
+    port = str(local.base_url).rstrip("/").rsplit(":", 1)[1]
+    r = local.get("/api/me", headers={"Host": host.format(port=port)})
+    assert r.status_code == status, r.text[:200]
+
+
+def test_wrong_tokens_are_slowed_and_then_refused_for_a_while(guarded: httpx.Client) -> None:
+    """At about a thousand guesses a second a token falls; a client that keeps guessing is made to wait."""
+    answers = []
+    started = time.monotonic()
+    for n in range(20):
+        answers.append(guarded.get("/api/me", headers={"Authorization": f"Bearer guess-{n}"}).status_code)
+    assert set(answers) == {401, 429} and answers[0] == 401 and answers[-1] == 429
+    refused = guarded.get("/api/me", headers=bearer("editor"))  # even the right token, until the window passes
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
+    assert time.monotonic() - started >= 1.0  # each wrong guess waits before it is answered
+
+
+def test_wrong_logins_are_slowed_and_then_refused_for_a_while(guarded: httpx.Client) -> None:
+    answers = [guarded.post("/login", data={"token": f"guess-{n}", "next": "/"}).status_code for n in range(20)]
+    assert set(answers) == {401, 429} and answers[-1] == 429
+    assert guarded.post("/login", data={"token": TOKENS["editor"], "next": "/"}).status_code == 429
+
+
+@pytest.mark.parametrize(("idle", "after", "alive"), [
+    (60.0, 30.0, True),               # used within the idle limit
+    (3 * 3600.0, 0.0, False),         # idle for three hours
+    (0.0, 13 * 3600.0, False),        # in use all along, but opened thirteen hours ago
+])
+def test_sessions_expire_when_idle_and_after_a_day_of_work(fresh: Path, idle: float, after: float,
+                                                           alive: bool) -> None:
+    now = [1000.0]
+    app_config = config(fresh, users=True)
+    app_config.auth.clock = lambda: now[0]  # type: ignore[misc]
+    with running_app(app_config) as base, httpx.Client(base_url=base, timeout=10) as client:
+        login = client.post("/login", data={"token": TOKENS["editor"], "next": "/"})
+        session = {"Cookie": f"gfc_session={login.cookies['gfc_session']}"}
+        client.cookies.clear()
+        steps = int(after // 1800) + 1
+        for _ in range(steps):  # keep the session in use every half hour for ``after`` seconds
+            now[0] += after / steps
+            client.get("/api/me", headers=session)
+        now[0] += idle
+        r = client.get("/api/me", headers=session)
+    assert (r.status_code == 200) is alive, r.status_code
+
+
+def _failing_commits(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Every state connection's COMMIT fails while the returned flag is set, as on a disk that just filled up."""
+    import sqlite3
+
+    import pipeline.state.store
+
+    failing = [False]
+    real_connect = sqlite3.connect
+
+    class Connection:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self._conn = conn
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if failing[0] and sql.strip().upper() == "COMMIT":
+                raise sqlite3.OperationalError("database or disk is full")
+            return self._conn.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._conn, name)
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        return Connection(real_connect(*args, **kwargs))
+
+    monkeypatch.setattr(pipeline.state.store.sqlite3, "connect", connect)
+    return failing
+
+
+def test_a_decision_whose_commit_fails_after_the_journal_is_a_clear_503_and_is_restored(
+        fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The journal took the decision, the state could not: a JSON 503 saying so, never a 500; the next start of
+    the app replays it from the journal (point 6)."""
+    failing = _failing_commits(monkeypatch)
+    with running_app(config(fresh, users=False)) as base, httpx.Client(base_url=base, timeout=10) as client:
+        failing[0] = True
+        r = client.post("/api/claims/a.md-bw/decision", json={"status": "dismissed", "note": "误报"})
+        failing[0] = False
+        assert r.status_code == 503, r.text[:300]
+        assert "disk full" in r.json()["error"] and "decisions.jsonl" in r.json()["error"]
+    from pipeline.review.server import ServeOptions, app_config
+
+    app_config(ServeOptions(out=fresh.parent, state=fresh))  # the app starts again
+    assert decisions(client, fresh) == {"a.md-bw": "dismissed"}
+
+
+def test_the_probe_script_finds_every_malformed_request_refused_with_bounded_memory() -> None:
+    """bench/probe_app.py (surrogates, depth, huge numbers, bodies over the limit, fast and slowly) passes."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(root / "bench" / "probe_app.py"), "--quick"], capture_output=True,
+                          text=True, cwd=root, timeout=300, env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["probes_failed"] == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,9 +23,10 @@ from ..records import Document, Format
 from .decode import _decode
 from .html import _parse_html
 from .lines import _parse_md, _parse_txt, _Parsed, trim_span
+from .reading import article_sha256, inside, open_article, read_article
 
-__all__ = ["OUTPUT_MARKER", "Walk", "discover", "doc_id_for", "format_for", "is_blank", "parse_text", "read_document",
-           "shown_name", "trim_span", "walk"]
+__all__ = ["OUTPUT_MARKER", "Walk", "article_sha256", "discover", "doc_id_for", "format_for", "is_blank",
+           "open_article", "parse_text", "read_document", "shown_name", "trim_span", "walk"]
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width: blank too
 _FORMATS = {".md": Format.MD, ".markdown": Format.MD, ".html": Format.HTML, ".htm": Format.HTML}
@@ -45,19 +47,23 @@ class Walk:
     outside_links: list[Path] = field(default_factory=list)  # symlinks leaving the corpus, not followed
     other_files: int = 0  # files of other types (.pdf, .docx, images ...)
     passed_over: list[Path] = field(default_factory=list)  # output and state folders inside the corpus
+    special: list[Path] = field(default_factory=list)  # FIFOs, sockets, devices, broken links and link loops
 
     @property
     def files_seen(self) -> int:
-        return len(self.articles) + len(self.bad_names) + len(self.outside_links) + self.other_files
+        return len(self.articles) + len(self.bad_names) + len(self.outside_links) + self.other_files + \
+            len(self.special)
 
 
 def walk(path: Path, *, exclude: Iterable[Path] = (), follow_symlinks: bool = False) -> Walk:
     """Every article (.txt/.md/.markdown/.html/.htm) under a folder; ``[path]`` for one file.
 
     Hidden folders (``.git``) are skipped, hidden files kept; each folder is walked once (no symlink loops).
-    ``exclude`` names folders and files that are never read (the run's output and state); a folder holding an
-    output marker (an earlier run's ``--out``) is passed over as well. Symbolic links that lead outside the
-    corpus are not followed unless ``follow_symlinks`` (as tar, find and rsync do not follow them by default).
+    ``exclude`` names folders and files that are never read (the run's output and state), nor anything a link
+    leads to inside them; a folder holding an output marker (an earlier run's ``--out``) is passed over as well.
+    Symbolic links that lead outside the corpus are not followed unless ``follow_symlinks`` (as tar, find and rsync
+    do not follow them by default). What is neither a file nor a folder (a FIFO, a socket, a device, a broken link
+    or a link loop) is counted in ``special`` and not read.
 
     Raises:
         UsageError: ``path`` is neither a file nor a folder.
@@ -72,26 +78,36 @@ def walk(path: Path, *, exclude: Iterable[Path] = (), follow_symlinks: bool = Fa
     bad: list[Path] = []
     outside: list[Path] = []
     passed: list[Path] = []
+    special: list[Path] = []
     other = 0
     seen: set[tuple[int, int]] = set()
+
+    def excluded(real: str) -> bool:
+        return any(inside(real, s) for s in skip)
+
     for folder, dirs, files in os.walk(path, followlinks=True):
         try:
             st = os.stat(folder)
         except OSError:
             dirs[:] = []
             continue
-        if (st.st_dev, st.st_ino) in seen:  # a symlink loop or a second link to a folder already walked
+        if (st.st_dev, st.st_ino) in seen:  # a second link to a folder already walked
             dirs[:] = []
             continue
         seen.add((st.st_dev, st.st_ino))
+        here = os.path.realpath(folder)
         keep = []
         for d in dirs:
             full = Path(folder, d)
             if d.startswith("."):
                 continue
-            if os.path.islink(full) and not follow_symlinks and not _inside(full, root):
+            link = os.path.islink(full)
+            real = os.path.realpath(full) if link else os.path.join(here, d)
+            if link and not follow_symlinks and not _inside(full, root):
                 outside.append(full)
-            elif os.path.realpath(full) in skip or (full / OUTPUT_MARKER).exists():
+            elif link and inside(here, real):  # a link to this folder or one above it: a loop
+                special.append(full)
+            elif real in skip or excluded(real) or (full / OUTPUT_MARKER).exists():
                 passed.append(full)
             else:
                 keep.append(d)
@@ -99,17 +115,31 @@ def walk(path: Path, *, exclude: Iterable[Path] = (), follow_symlinks: bool = Fa
         dirs[:] = sorted(keep, key=lambda d: (os.path.islink(Path(folder, d)), d))
         for f in files:
             full = Path(folder, f)
-            if Path(f).suffix.lower() not in ARTICLE_SUFFIXES:
+            article = Path(f).suffix.lower() in ARTICLE_SUFFIXES
+            if not _regular(full):
+                if article or os.path.islink(full):
+                    special.append(full)
+                else:
+                    other += 1
+            elif not article:
                 other += 1
             elif os.path.islink(full) and not follow_symlinks and not _inside(full, root):
                 outside.append(full)
-            elif skip and os.path.realpath(full) in skip:
+            elif skip and excluded(os.path.realpath(full)):
                 continue
             elif not _encodable(str(full)):
                 bad.append(full)
             else:
                 found.append(full)
-    return Walk(sorted(p for p in found if p.is_file()), sorted(bad), sorted(outside), other, sorted(passed))
+    return Walk(sorted(found), sorted(bad), sorted(outside), other, sorted(passed), sorted(special))
+
+
+def _regular(path: Path) -> bool:
+    """A regular file, or a link to one (False for a FIFO, a device, a broken link or a link loop)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def discover(path: Path) -> list[Path]:
@@ -119,8 +149,7 @@ def discover(path: Path) -> list[Path]:
 
 
 def _inside(link: Path, root: str) -> bool:
-    target = os.path.realpath(link)
-    return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
+    return inside(os.path.realpath(link), root)
 
 
 def _encodable(name: str) -> bool:
@@ -162,13 +191,16 @@ def is_blank(doc: Document) -> bool:
     return not doc.text.translate(_INVISIBLE).strip()
 
 
-def read_document(path: Path, root: Path, *, max_bytes: int = Config.max_bytes) -> Document:
-    """Read, decode and map one article.
+def read_document(path: Path, root: Path, *, max_bytes: int = Config.max_bytes,
+                  follow_symlinks: bool = False) -> Document:
+    """Read, decode and map one article (read once, from a descriptor that follows no link out of ``root``:
+    see ``reading``).
 
     Raises:
-        InputError: the file cannot be read, is over ``max_bytes``, is binary, or cannot be decoded.
+        InputError: the file cannot be read, is over ``max_bytes``, is binary, cannot be decoded, or is a link
+            leading out of the corpus (unless ``follow_symlinks``).
     """
-    raw = _read_bytes(path, max_bytes)
+    raw = read_article(path, root, max_bytes, follow_symlinks=follow_symlinks)
     text, encoding, derived = _decode(raw, path)
     fmt = format_for(path)
     parsed = _map(text, fmt, str(path))
@@ -195,19 +227,3 @@ def _map(text: str, fmt: Format, name: str) -> _Parsed:
     except Exception as e:  # one strange file must not stop a run of thousands
         raise InputError(f"{name}: could not map this file ({type(e).__name__}: {e}). It was skipped; "
                          "please report this as a bug in pipeline/ingest/.") from e
-
-
-def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    try:
-        size = path.stat().st_size
-        raw = b"" if size > max_bytes else path.read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror or e}. Check that the file exists and that "
-                         "you are allowed to read it.") from e
-    size = max(size, len(raw))
-    if size > max_bytes:
-        raise InputError(f"{path} is {size:,} bytes, over the limit of {max_bytes:,} bytes. Split the "
-                         "article into smaller files or raise the limit (run --max-mb).")
-    return raw
-
-

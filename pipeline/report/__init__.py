@@ -19,12 +19,27 @@ from .tables import ClaimView, DocRow, claim_views, display_for, doc_row, doc_ro
 __all__ = [
     "claimreview_objects",
     "doc_row",
+    "document_report_files",
     "safe_name",
     "write_claims_csv",
     "write_document_report",
     "write_index",
     "write_run_reports",
 ]
+
+
+def document_report_files(result: DocumentResult, text: str, *, names: Callable[[str], str] | None = None,
+                          display: Display | None = None, records: Sequence[str] | None = None,
+                          views: Sequence[ClaimView] | None = None) -> dict[str, str]:
+    """The three report files of one document, rendered: ``{"<name>.md": ..., "<name>.html": ...,
+    "<name>.json": ...}`` (arguments as for ``write_document_report``)."""
+    display = display or display_for(result, names)
+    stem = safe_name(result.doc_id)
+    if views is None:
+        views = claim_views(result.claims, text, display)  # one set for both pages
+    return {f"{stem}.md": document_markdown(result, text, display, views),
+            f"{stem}.html": render_document_html(result, text, display, views),
+            f"{stem}.json": document_json_text(result, records)}
 
 
 def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
@@ -39,17 +54,12 @@ def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
     Returns the file names, relative to ``out_dir``:
     ``{"md": ..., "html": ..., "json": ...}``.
     """
-    display = display or display_for(result, names)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = safe_name(result.doc_id)
-    files = {"md": f"{stem}.md", "html": f"{stem}.html", "json": f"{stem}.json"}
-    if views is None:
-        views = claim_views(result.claims, text, display)  # one set for both pages
-    atomic_write_text(out_dir / files["md"], document_markdown(result, text, display, views))
-    atomic_write_text(out_dir / files["html"], render_document_html(result, text, display, views))
-    atomic_write_text(out_dir / files["json"], document_json_text(result, records))
-    return files
+    files = document_report_files(result, text, names=names, display=display, records=records, views=views)
+    for name, page in files.items():
+        atomic_write_text(out_dir / name, page)
+    return {name.rsplit(".", 1)[1]: name for name in files}
 
 
 def write_run_reports(

@@ -30,22 +30,30 @@ _URL_ESCAPES = {ord(ch): f"%{ord(ch):02X}" for ch in "()<>"}  # what would end o
 
 
 _MD_LINES = re.compile(r"\s*[\r\n]+\s*")
-_MD_ANY = re.compile(r"[\\`*\[\]<>|~_\r\n]")  # a character one of the three substitutions changes
+# control characters (an ANSI escape in a file name or an article) are written as \xNN: a terminal showing the
+# Markdown is never driven by them
+_MD_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_MD_ANY = re.compile(r"[\\`*\[\]<>|~_\r\n\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # one the substitutions change
+
+
+def _visible(m: re.Match[str]) -> str:
+    return f"\\x{ord(m.group()):02x}"
 
 
 def md_text(s: str | None) -> str:
-    """Article text made inert in Markdown: one line, no emphasis, links, tables or raw HTML."""
+    """Article text made inert in Markdown: one line, no emphasis, links, tables, raw HTML or control
+    characters."""
     if not s:
         return ""
     if not _MD_ANY.search(s):  # most text has nothing to escape
         return s
-    s = _MD_SPECIAL.sub(r"\\\1", _MD_LINES.sub(" ", s))
+    s = _MD_SPECIAL.sub(r"\\\1", _MD_LINES.sub(" ", _MD_CONTROL.sub(_visible, s)))
     return _MD_UNDERSCORE.sub(r"\\_", s)
 
 
 def md_code(s: str) -> str:
-    """A code span that survives backticks inside ``s``."""
-    s = re.sub(r"[\r\n]+", " ", s)
+    """A code span that survives backticks inside ``s`` (control characters written as \\xNN)."""
+    s = re.sub(r"[\r\n]+", " ", _MD_CONTROL.sub(_visible, s))
     fence = "`" * (max((len(m) for m in re.findall(r"`+", s)), default=0) + 1)
     pad = " " if s.startswith("`") or s.endswith("`") else ""
     return f"{fence}{pad}{s}{pad}{fence}"

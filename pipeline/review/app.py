@@ -3,34 +3,41 @@
 ``create_app`` builds it; ``Guard`` (ASGI middleware) decides who may do what before any route runs, and adds the
 security headers to every response. Each request opens its own ``Store`` (SQLite connections are not shared
 between threads), so decisions from the app and from a run never corrupt each other.
+
+Bad requests get a 4xx, never a 500 (the limits on bodies are ``bodies.py``'s); ``/out/NAME`` serves only the files
+the last complete run published (``files.py``). A decision the journal took and the state could not (a full disk)
+is a 503 that says so, and is replayed from the journal before the next request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import UsageError
+from ..errors import StorageError, UsageError
 from ..lexicon.labels import labels
 from ..report.html import TEMPLATES, environment
 from ..state.decisions import REVIEW_STATUSES
 from ..state.store import Store
 from . import views
-from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify
+from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify, parse_host
+from .bodies import parse_json_body, read_body
+from .files import open_published, published_files, stream
 
-MAX_BODY = 256 * 1024  # a decision is a few hundred bytes
 MAX_TEXT = 20_000  # characters of a note or a correction
 APP_CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
            "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -52,6 +59,7 @@ class AppConfig:
     auth: Auth
     names: Callable[[str], str] | None = None
     allowed_hosts: frozenset[str] | None = None  # None: any Host (a users file guards the app)
+    restored: int = 0  # decisions and assignments replayed from the journal when the app started
 
 
 # ---- responses ----------------------------------------------------------------------------------
@@ -75,9 +83,20 @@ def login_page(status: int, message: str, next_path: str = "/") -> HTMLResponse:
     return render("app_login.html.j2", status, message=message, next=next_path)
 
 
-def _host(headers: Mapping[str, str]) -> str:
-    host = headers.get("host", "")
-    return urlsplit(f"//{host}").hostname or ""
+def client_of(scope: Scope) -> str:
+    """Who is guessing: the client's address (behind a proxy, the proxy's)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "-"
+
+
+def too_many(api: bool, wait: float) -> Response:
+    headers = {"Retry-After": str(max(1, math.ceil(wait)))}
+    if api:
+        response: Response = json_error(429, "too many wrong tokens from this address: wait and try again")
+    else:
+        response = login_page(429, "尝试次数过多，请稍后再试。")
+    response.headers.update(headers)
+    return response
 
 
 class Guard:
@@ -93,9 +112,17 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         path, method = scope["path"], scope["method"]
         api = path.startswith("/api/")
-        refusal = self._refusal(headers, path, method, api)
         send = _with_headers(send)
+        auth = self.config.auth
+        # a token tried: a bearer token (a login's is counted by the login route)
+        tried = auth.users is not None and headers.get("authorization", "").lower().startswith("bearer")
+        client = client_of(scope)
+        wait = auth.throttle.wait(client, auth.clock()) if tried else 0.0
+        refusal = too_many(api, wait) if wait > 0 else self._refusal(headers, path, method, api)
         if isinstance(refusal, Response):
+            if tried and refusal.status_code == 401:  # a wrong token: counted, and answered after a pause
+                auth.throttle.failed(client, auth.clock())
+                await asyncio.sleep(auth.throttle.delay)
             await refusal(scope, receive, send)
             return
         scope.setdefault("state", {})["identity"] = refusal
@@ -103,8 +130,12 @@ class Guard:
 
     def _refusal(self, headers: dict[str, str], path: str, method: str, api: bool) -> Response | Identity:
         """The response that refuses the request, or the identity it may proceed as."""
+        host = parse_host(headers.get("host", ""))
+        if host is None:
+            message = "the Host header must be a host name or address and an optional port"
+            return json_error(400, message) if api else html_error(400, message)
         allowed = self.config.allowed_hosts
-        if allowed is not None and _host(headers) not in allowed:
+        if allowed is not None and host not in allowed:
             message = "this app answers only at its loopback address (http://127.0.0.1:PORT/)"
             return json_error(421, message) if api else html_error(421, message)
         identity = identify(self.config.auth, headers)
@@ -169,25 +200,20 @@ def _user(request: Request) -> User:
 
 async def _in_store(request: Request, work: Callable[[Store], Any]) -> Any:
     config = _config(request)
+    app_state = request.app.state
 
     def call() -> Any:
         with Store(config.state) as store:
+            if getattr(app_state, "replay", False):  # a decision the state refused is in the journal
+                store.restore_journal(store.journal)
+                app_state.replay = False
             return work(store)
 
     return await run_in_threadpool(call)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise HTTPException(413, "the body is too large")
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise HTTPException(400, f"the body is not JSON ({exc})") from exc
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the body must be a JSON object")
-    return data
+    return parse_json_body(await read_body(request))
 
 
 def _text(data: Mapping[str, Any], key: str) -> str:
@@ -322,12 +348,18 @@ async def login(request: Request) -> Response:
     auth = _config(request).auth
     if not auth.login_required:
         return RedirectResponse("/", 303)
-    body = await request.body()
-    form = parse_qs(body.decode("utf-8", "replace")) if len(body) <= MAX_BODY else {}
+    client = client_of(request.scope)
+    wait = auth.throttle.wait(client, auth.clock())
+    if wait > 0:
+        return too_many(False, wait)
+    body = await read_body(request)
+    form = parse_qs(body.decode("utf-8", "replace"))
     token = (form.get("token") or [""])[0].strip()
     next_path = _safe_next((form.get("next") or ["/"])[0])
     opened = auth.login(token)
     if opened is None:
+        auth.throttle.failed(client, auth.clock())
+        await asyncio.sleep(auth.throttle.delay)
         return login_page(401, "令牌不对，请重试。", next_path)
     sid, _session = opened
     response = RedirectResponse(next_path, 303)
@@ -358,21 +390,26 @@ async def static_file(request: Request) -> Response:
 
 
 async def report_file(request: Request) -> Response:
-    """A report file of the output folder (index.html, a document's .html/.md/.json, the tables); nothing else."""
-    out = _config(request).out.resolve()
+    """A report file the last complete run published in the output folder (index.html, a document's
+    .html/.md/.json, the tables), as it published it; nothing else."""
+    out = _config(request).out
     name = request.path_params["name"]
     suffix = Path(name).suffix.lower()
     allowed = (suffix in REPORT_TYPES and not name.startswith(".")) or name in REPORT_JSONL
     if not allowed or any(ch in name for ch in "/\\\x00") or name in (".", ".."):
         raise HTTPException(404, "no such report file")
-    try:
-        real = (out / name).resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):
-        raise HTTPException(404, "no such report file") from None
-    if real.parent != out or not real.is_file():
+    listed = await run_in_threadpool(published_files, out)
+    if name not in listed:
+        raise HTTPException(404, "no such report file")
+    served = await run_in_threadpool(open_published, out, name, listed[name])
+    if served is None:
         raise HTTPException(404, "no such report file")
     media = REPORT_TYPES.get(suffix, "text/plain; charset=utf-8")
-    return FileResponse(real, media_type=media, headers={"Content-Security-Policy": REPORT_CSP})
+    headers = {"Content-Security-Policy": REPORT_CSP}
+    if isinstance(served, bytes):
+        return Response(served, media_type=media, headers=headers)
+    return StreamingResponse(stream(served), media_type=media,
+                             headers={**headers, "Content-Length": str(listed[name][1])})
 
 
 # ---- errors -------------------------------------------------------------------------------------
@@ -385,6 +422,14 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
         return json_error(status, str(detail))
     identity = request.scope.get("state", {}).get("identity")
     return html_error(status, "页面不存在。" if status == 404 else str(detail), identity)
+
+
+async def on_storage_error(request: Request, exc: Exception) -> Response:
+    """The state could not be written (a full or read-only disk): 503, and the journal replayed next time."""
+    request.app.state.replay = True
+    if request.url.path.startswith("/api/"):
+        return json_error(503, str(exc))
+    return html_error(503, str(exc), request.scope.get("state", {}).get("identity"))
 
 
 async def on_usage_error(request: Request, exc: Exception) -> Response:
@@ -412,7 +457,8 @@ def create_app(config: AppConfig) -> ASGIApp:
         Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
         Route("/out/{name}", report_file, methods=["GET"]),
     ]
-    handlers = {HTTPException: on_http_error, UsageError: on_usage_error, Exception: on_http_error}
+    handlers = {HTTPException: on_http_error, UsageError: on_usage_error, StorageError: on_storage_error,
+                Exception: on_http_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.config = config
     return Guard(app, config)

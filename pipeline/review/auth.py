@@ -6,6 +6,9 @@
   ``POST /login`` with a token sets (browsers); a ``viewer`` reads, an ``editor`` also writes.
 - Every state-changing request: its Origin (when sent) must be the app's own, Sec-Fetch-Site (when sent) must be
   same-origin, a cookie session must also send its CSRF token in ``X-CSRF-Token``, and /api/ bodies are JSON.
+- Guessing is slow: each wrong token or login waits before it is answered, and a client with too many wrong ones in
+  a while is refused (429) for the rest of it (``Throttle``); a session ends when idle for a while and a day's work
+  after it was opened; the Host header must be a host name or address and a port, nothing else (``parse_host``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import io
 import ipaddress
 import re
 import secrets
-from collections.abc import Mapping
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -31,6 +36,31 @@ SESSION_COOKIE = "gfc_session"
 CSRF_HEADER = "x-csrf-token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+SESSION_IDLE_SECONDS = 2 * 3600.0  # a session nobody used for this long ends
+SESSION_MAX_SECONDS = 12 * 3600.0  # and every session ends this long after the login that opened it
+MAX_SESSIONS = 10_000  # the oldest sessions end first beyond this many
+FAILURES_ALLOWED = 10  # wrong tokens or logins a client may send ...
+FAILURE_WINDOW_SECONDS = 300.0  # ... in this long, before it is refused until the window has passed
+FAILURE_DELAY_SECONDS = 0.25  # each wrong one waits this long before it is answered
+MAX_CLIENTS = 10_000  # clients whose failures are remembered (the oldest forgotten first)
+# a host name (letters, digits, dots, hyphens) or an address in brackets, then an optional port: nothing else
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?))"
+                   r"(?::(?P<port>[0-9]{1,5}))?")
+
+
+def parse_host(value: str) -> str | None:
+    """The host of a Host header, lowercased (an IPv6 address without its brackets), or None when the header is
+    anything but ``host[:port]`` (``127.0.0.1:8765 evil``, a path, user info, a port over 65535)."""
+    m = _HOST.fullmatch(value)
+    if m is None or (m["port"] is not None and int(m["port"]) > 65535):
+        return None
+    if m["v6"] is not None:
+        try:
+            ipaddress.IPv6Address(m["v6"])
+        except ValueError:
+            return None
+        return m["v6"].lower()
+    return str(m["name"]).lower()
 
 
 @dataclass(frozen=True)
@@ -98,6 +128,38 @@ def is_loopback(host: str) -> bool:
 class Session:
     user: User
     csrf: str
+    opened: float = 0.0  # Auth.clock() at the login
+    used: float = 0.0  # Auth.clock() at the last request
+
+
+@dataclass
+class Throttle:
+    """Wrong tokens and logins per client: each is answered after ``delay`` seconds, and a client with ``allowed``
+    of them within ``window`` seconds is refused until the oldest of them is that old."""
+
+    allowed: int = FAILURES_ALLOWED
+    window: float = FAILURE_WINDOW_SECONDS
+    delay: float = FAILURE_DELAY_SECONDS
+    clients: OrderedDict[str, deque[float]] = field(default_factory=OrderedDict)
+
+    def wait(self, client: str, now: float) -> float:
+        """Seconds until ``client`` may try again (0: it may)."""
+        seen = self.clients.get(client)
+        if not seen:
+            return 0.0
+        while seen and now - seen[0] >= self.window:
+            seen.popleft()
+        if not seen:
+            del self.clients[client]
+            return 0.0
+        return self.window - (now - seen[0]) if len(seen) >= self.allowed else 0.0
+
+    def failed(self, client: str, now: float) -> None:
+        seen = self.clients.setdefault(client, deque(maxlen=self.allowed))
+        seen.append(now)
+        self.clients.move_to_end(client)
+        while len(self.clients) > MAX_CLIENTS:
+            self.clients.popitem(last=False)
 
 
 @dataclass
@@ -106,8 +168,12 @@ class Auth:
 
     users: dict[str, User] | None
     local_user: User
-    sessions: dict[str, Session] = field(default_factory=dict)
+    sessions: OrderedDict[str, Session] = field(default_factory=OrderedDict)
     local_csrf: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    idle_seconds: float = SESSION_IDLE_SECONDS
+    max_seconds: float = SESSION_MAX_SECONDS
+    throttle: Throttle = field(default_factory=Throttle)
+    clock: Callable[[], float] = time.monotonic
 
     @property
     def login_required(self) -> bool:
@@ -127,9 +193,25 @@ class Auth:
         if user is None:
             return None
         sid = secrets.token_urlsafe(32)
-        session = Session(user, secrets.token_urlsafe(32))
+        now = self.clock()
+        session = Session(user, secrets.token_urlsafe(32), now, now)
         self.sessions[sid] = session
+        while len(self.sessions) > MAX_SESSIONS:
+            self.sessions.popitem(last=False)
         return sid, session
+
+    def session(self, sid: str) -> Session | None:
+        """The session ``sid`` while it is alive (used within ``idle_seconds``, opened within ``max_seconds``);
+        using it keeps it alive. An expired one ends."""
+        session = self.sessions.get(sid)
+        if session is None:
+            return None
+        now = self.clock()
+        if now - session.used > self.idle_seconds or now - session.opened > self.max_seconds:
+            del self.sessions[sid]
+            return None
+        session.used = now
+        return session
 
     def logout(self, sid: str) -> None:
         self.sessions.pop(sid, None)
@@ -153,7 +235,7 @@ def identify(auth: Auth, headers: Mapping[str, str]) -> Identity:
         user = auth.by_token(token.strip())
         return Identity(user, "bearer") if user else Identity(None, "none")
     sid = cookie(headers, SESSION_COOKIE)
-    session = auth.sessions.get(sid) if sid else None
+    session = auth.session(sid) if sid else None
     if session is not None:
         return Identity(session.user, "cookie", session.csrf, sid)
     return Identity(None, "none")

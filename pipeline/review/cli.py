@@ -87,13 +87,14 @@ ReferenceOption = Annotated[Path, typer.Option("--reference", help="Reference ta
 
 @contextmanager
 def _cli_errors() -> Iterator[None]:
-    """Our errors become a red message on stderr and exit code 2; anything else is a bug and shows a trace."""
+    """Our errors become a red message on stderr and their exit code (2; 4 when the disk refused a write);
+    anything else is a bug and shows a trace."""
     try:
         yield
     except FactCheckError as exc:
         Console(stderr=True).print(f"error: {exc}", style="red", markup=False, highlight=False,
                                     soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(exc.exit_code) from None
 
 
 def _out() -> Console:

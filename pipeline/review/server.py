@@ -42,11 +42,13 @@ def app_config(opts: ServeOptions) -> AppConfig:
     users = load_users(opts.users) if opts.users is not None else None
     from .workflow import open_state, reference_names
 
-    open_state(opts.state).close()  # exists, is ours, is migrated
+    with open_state(opts.state) as store:  # exists, is ours, is migrated; the journal is the truth for decisions
+        restored = store.restore_journal(store.journal) if store.journal.is_file() else None
     name = opts.editor.strip() or "editor"
-    hosts = None if users is not None else LOOPBACK_HOSTS | {opts.host.strip("[]")}
+    hosts = None if users is not None else LOOPBACK_HOSTS | {opts.host.strip("[]").lower()}
     return AppConfig(state=Path(opts.state), out=Path(opts.out), auth=Auth(users, User(name, "editor")),
-                     names=reference_names(opts.reference), allowed_hosts=frozenset(hosts) if hosts else None)
+                     names=reference_names(opts.reference), allowed_hosts=frozenset(hosts) if hosts else None,
+                     restored=restored.events + restored.assignments if restored else 0)
 
 
 def serve(opts: ServeOptions, announce: Callable[[str], None] = print) -> None:
@@ -57,6 +59,8 @@ def serve(opts: ServeOptions, announce: Callable[[str], None] = print) -> None:
     _check_port(opts.host, opts.port)
     who = "every request needs a token" if config.auth.login_required else f"no login, decisions as {opts.editor}"
     shown = f"[{opts.host}]" if ":" in opts.host else opts.host
+    if config.restored:
+        announce(f"replayed {config.restored} decision(s) or assignment(s) from the journal that {opts.state} lacked")
     announce(f"review app on http://{shown}:{opts.port}/ over {opts.state} ({who}); Ctrl+C stops it")
     uvicorn.run(create_app(config), host=opts.host, port=opts.port, log_level="warning", access_log=False,
                 server_header=False)

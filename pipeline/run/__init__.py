@@ -15,10 +15,10 @@ from typing import Any
 
 from .. import __version__
 from ..config import ARTICLE_SUFFIXES, Config
-from ..errors import LockedError, RunFailed, UsageError, run_failed
+from ..errors import LockedError, RunFailed, UsageError, run_failed, storage_failed
 from ..knowledge.reference import Reference, load_reference
 from ..records import DocumentResult, Status
-from .document_outputs import DocumentOutput, RunContext, render
+from .document_outputs import DocumentOutput, Published, RunContext, render
 from .engine import check_dask, dask_map, file_sha256, local_map
 from .outputs import Outputs, now, run_key, unchanged_outputs
 
@@ -59,6 +59,8 @@ class RunSummary:
     flagged_new: int = 0
     other_files: int = 0  # files of other types in the corpus, not read
     outside_links: int = 0  # symbolic links leaving the corpus, not followed
+    special_files: int = 0  # FIFOs, sockets, devices, broken links and link loops, not read
+    restored_from_journal: int = 0  # decisions and assignments the state lacked, replayed from the journal
     exit_code: int = 0
     seconds: float = 0.0
     reference_version: str = ""
@@ -104,6 +106,12 @@ def run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] |
     try:
         return _run(opts, progress)
     except sqlite3.Error as e:
+        kept = "Every document saved before the failure is kept; the outputs of the last complete run were left " \
+               "as they were."
+        state = Path(opts.state) if opts.state else Path(opts.config.out_dir) / "state.sqlite"
+        failure = storage_failed(e, f"the state database {state}", kept)
+        if failure is not None:
+            raise failure from e
         raise RunFailed(f"the state database failed: {e}. Check the disk (space, permissions) and run again; "
                         "every document saved before the failure is kept.") from e
     except OSError as e:
@@ -118,11 +126,14 @@ def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] 
     if not corpus.exists():
         raise UsageError(f"corpus folder {corpus} not found; pass a folder of .txt/.md/.html articles")
     config = opts.config
+    if opts.follow_symlinks and not config.follow_symlinks:
+        config = replace(config, follow_symlinks=True)
+        opts = replace(opts, config=config)
     out = Path(config.out_dir)
     state_path = Path(opts.state) if opts.state else out / "state.sqlite"
     _check_out(corpus, out)
     walked = walk(corpus, exclude=_own_paths(corpus, out, state_path if opts.use_state else None),
-                  follow_symlinks=opts.follow_symlinks)
+                  follow_symlinks=config.follow_symlinks)
     if not walked.articles and not walked.bad_names:
         raise UsageError(_nothing_to_read(corpus, walked))
     for link in walked.outside_links:
@@ -130,13 +141,17 @@ def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] 
                     _shown(link, corpus))
     for folder in walked.passed_over:
         log.info("not read: %s holds the outputs or the state of a run", _shown(folder, corpus))
+    for special in walked.special:
+        log.info("not read: %s is not a regular file (a FIFO, socket or device, a broken link or a link loop)",
+                 _shown(special, corpus))
     ref = validate_reference_or_fail(config)
     if opts.engine == "dask":
         if not opts.scheduler:
             raise UsageError("--engine dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         check_dask(opts.scheduler)
     summary = RunSummary(started=now(), reference_version=ref.fingerprint[:12], out_dir=str(out),
-                         other_files=walked.other_files, outside_links=len(walked.outside_links))
+                         other_files=walked.other_files, outside_links=len(walked.outside_links),
+                         special_files=len(walked.special))
     out.mkdir(parents=True, exist_ok=True)
     with _lock_output(out, opts.lock_timeout):
         from ..state.store import Store
@@ -145,6 +160,8 @@ def _run(opts: RunOptions, progress: Callable[[int, int, DocumentResult], None] 
         try:
             with store.lock(opts.lock_timeout) if store else contextlib.nullcontext():
                 _remove_stale_temp_files(out)
+                if store:
+                    summary.restored_from_journal = _replay_journal(store)
                 _process(opts, corpus, out, ref, store, walked, summary, progress)
         finally:
             if store:
@@ -167,7 +184,8 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     summary.documents = len(plan)
     summary.carried_over = sum(item.action in ("carry", "recheck") for item in plan)
     if store and not todo and not opts.full and not config.write_segments:
-        key = run_key([(i.doc_id, i.sha256) for i in plan], store.decisions(), ref, config, _passed_over(summary))
+        key = run_key([(i.doc_id, i.sha256) for i in plan], store.current_decisions(), ref, config,
+                      _passed_over(summary), str(corpus))
         previous = unchanged_outputs(out, key)
         if previous is not None:  # nothing changed since the last run: its outputs are complete and current
             store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action != "refuse"])
@@ -180,27 +198,28 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
         summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     writer = Outputs(out, ref, config, store, corpus)
+    writer.begin([i.doc_id for i in plan], ["segments.jsonl"] if config.write_segments else [])
     ctx = writer.context(opts.fail_on, state=store is not None, failure_version=_failure_version(config))
-    tasks = [(str(i.path), str(corpus), writer.old_index.get(i.doc_id)) for i in plan if i.action == "process"]
+    tasks = [(str(i.path), str(corpus), writer.previous(i.doc_id)) for i in plan if i.action == "process"]
     engine = (dask_map(tasks, ref, config, opts.scheduler or "", ctx) if opts.engine == "dask"
               else local_map(tasks, ref, config, config.workers, ctx))
     merge = _Merge(writer, store, run_id, ref, ctx, progress, len(tasks))
     with contextlib.closing(engine), writer:
         for item in plan:
-            old = writer.old_index.get(item.doc_id)
+            old = writer.previous(item.doc_id)
             if item.action == "process":
                 merge.processed(next(engine), old)
             elif item.action == "refuse":
-                merge.other(render(_refused(item), ref, ctx, fresh=False, old_fingerprint=old))
+                merge.other(render(_refused(item), ref, ctx, fresh=False, old=old))
             else:
                 result = _carried(store, item, ref, config, corpus, before_save=merge.flush)
-                merge.other(render(result, ref, ctx, fresh=item.action == "recheck", old_fingerprint=old,
-                                   save=False))
+                merge.other(render(result, ref, ctx, fresh=item.action == "recheck", old=old, save=False))
         merge.flush()
     if store:
         store.touch_many(run_id, [(i.doc_id, str(i.path)) for i in plan if i.action in ("carry", "recheck")])
     if config.write_segments:
         _write_segments(plan, corpus, ref, config, out)
+        writer.published("segments.jsonl")
     writer.finish_tables()
     summary.processed = len(todo)
     summary.skipped, summary.errors = writer.skipped, writer.errors
@@ -210,9 +229,10 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
                          else EXIT_OK)
     summary.finished = now()
     writer.finish_index(_run_info(summary))
-    for doc_id in writer.remove_stale_reports():
-        log.info("removed the reports of %s (no longer in the corpus or without a report)", doc_id)
-    writer.write_marker(run_key(writer.contents, writer.decisions, ref, config, _passed_over(summary)))
+    for name in writer.remove_stale_files():
+        log.info("removed %s (no document of the corpus has it now)", name)
+    decided = store.current_decisions() if store else []
+    writer.write_marker(run_key(writer.contents, decided, ref, config, _passed_over(summary), str(corpus)))
     if store:
         store.finish_run(run_id, {"documents": summary.documents, "processed": summary.processed,
                                   "claims": summary.claims, **summary.verdicts}, summary.exit_code)
@@ -220,8 +240,20 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
 
 # ---------------------------------------------------------------- what the run reads, and what it must not
 
-def _passed_over(s: RunSummary) -> tuple[int, int]:
-    return s.other_files, s.outside_links
+def _passed_over(s: RunSummary) -> tuple[int, ...]:
+    return s.other_files, s.outside_links, s.special_files
+
+
+def _replay_journal(store: Any) -> int:
+    """What the journal holds and the state lacks (a lost WAL, a commit the disk refused), replayed; how many."""
+    if not store.journal.is_file():
+        return 0
+    restored = store.restore_journal(store.journal)
+    count = int(restored.events + restored.assignments)
+    if count:
+        log.warning("the state lacked %d decision(s) or assignment(s) that the journal %s holds: replayed them",
+                    count, store.journal)
+    return count
 
 
 def _check_out(corpus: Path, out: Path) -> None:
@@ -297,7 +329,8 @@ def _remove_stale_temp_files(out: Path) -> None:
 
 def _failure_version(config: Config) -> str:
     """The "pipeline" a failure was met with: the version and the per-document limits (raising one retries)."""
-    return f"{__version__}+limits:{config.max_bytes}:{config.max_seconds:g}"
+    return (f"{__version__}+limits:{config.max_bytes}:{config.max_seconds:g}:{config.max_claims}:"
+            f"{config.max_output_bytes}")
 
 
 def _version_of(result: DocumentResult, config: Config) -> str:
@@ -315,12 +348,15 @@ def _plan(store: Any, path: Path, doc_id: str, ref: Reference, opts: RunOptions)
     stored = store.document(doc_id)
     if stored is None or stored.deleted:
         return _Item(doc_id, path, "process")
+    if stored.damaged:
+        log.warning("the state's row for %s is damaged (it cannot be read back): analysing the article again", doc_id)
+        return _Item(doc_id, path, "process")
     failed = stored.status == Status.ERROR.value
     if failed and (opts.retry or not stored.sha256):
         return _Item(doc_id, path, "process")
     if stored.pipeline_version != (_failure_version(opts.config) if failed else __version__):
         return _Item(doc_id, path, "process")
-    sha = file_sha256(path)
+    sha = file_sha256(path, opts.corpus, opts.config.follow_symlinks)
     if not sha or sha != stored.sha256:
         return _Item(doc_id, path, "process")
     if stored.reference_version != ref.fingerprint:
@@ -342,14 +378,20 @@ def _carried(store: Any, item: _Item, ref: Reference, config: Config, corpus: Pa
     """The stored result; with new reference tables its claims are re-checked without re-segmenting.
     ``before_save`` runs before the state is written to (the documents before this one are saved first)."""
     from ..check import CheckContext, check_claims, note_inconsistencies
+    from ..state.store import DamagedRow
     from .engine import analyse_file
 
-    previous: DocumentResult | None = store.load_result(item.doc_id)
+    try:
+        previous: DocumentResult | None = store.load_result(item.doc_id)
+    except DamagedRow as e:
+        log.warning("%s: analysing the article again", e)
+        previous = None
     if previous is None:  # the state lost it: analyse the file again
         result = analyse_file((str(item.path), str(corpus)), ref, config)
         before_save()
         store.save_result(0, result, ref.fingerprint, _version_of(result, config))
         return result
+    previous = replace(previous, path=str(item.path))  # where it is now (the corpus may have moved)
     if item.action != "recheck":
         return previous
     named = set(previous.mentions.get("product_ids", {}))
@@ -380,9 +422,9 @@ class _Merge:
         self.batch: list[Any] = []
         self.since = 0.0
 
-    def processed(self, o: DocumentOutput | DocumentResult, old: str | None) -> None:
+    def processed(self, o: DocumentOutput | DocumentResult, old: Published | None) -> None:
         if isinstance(o, DocumentResult):  # the engine could not make its outputs
-            o = render(o, self.ref, self.ctx, fresh=True, old_fingerprint=old)
+            o = render(o, self.ref, self.ctx, fresh=True, old=old)
         if self.store is None:
             self._emit(o, True)
             return
@@ -421,7 +463,7 @@ class _Merge:
             if o.doc_id in docs:
                 result = self.store.load_result(o.doc_id)
                 self.queue[n] = (render(result, self.ref, ctx, fresh=True, save=False,
-                                        old_fingerprint=self.writer.old_index.get(o.doc_id)), processed)
+                                        old=self.writer.previous(o.doc_id)), processed)
 
     def _emit(self, o: DocumentOutput, processed: bool) -> None:
         self.writer.add(o)
@@ -443,7 +485,8 @@ def _write_segments(plan: list[_Item], root: Path, ref: Reference, config: Confi
             if item.action == "refuse":
                 continue
             try:
-                doc = read_document(item.path, root, max_bytes=config.max_bytes)
+                doc = read_document(item.path, root, max_bytes=config.max_bytes,
+                                    follow_symlinks=config.follow_symlinks)
             except InputError:
                 continue
             for s in seg.segment(doc, with_tokens=True, max_chars=config.window_chars).sentences:
@@ -455,7 +498,7 @@ def _run_info(s: RunSummary) -> dict[str, Any]:
     """The run's facts for the top of index.html, labelled in Chinese for the editors."""
     zh = {"supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴", "unverifiable": "无法核实",
           "code_issue": "代码问题"}
-    passed_over = {"其他类型文件": s.other_files, "未跟随的外部链接": s.outside_links}
+    passed_over = {"其他类型文件": s.other_files, "未跟随的外部链接": s.outside_links, "特殊文件": s.special_files}
     return {"开始": s.started, "结束": s.finished, "文档": s.documents, "本次处理": s.processed,
             "未变沿用": s.carried_over, "跳过": s.skipped, "出错": s.errors, "声明": s.claims,
             **{zh.get(k, k): v for k, v in s.verdicts.items()},

@@ -81,7 +81,7 @@ def process_path(path: Path, root: Path, ref: Reference, config: Config) -> Docu
 
     doc_id = doc_id_for(path, root)
     try:
-        doc = read_document(path, root, max_bytes=config.max_bytes)
+        doc = read_document(path, root, max_bytes=config.max_bytes, follow_symlinks=config.follow_symlinks)
     except InputError as e:
         return DocumentResult(doc_id, str(path), format_for(path).value, "", Status.ERROR, str(e))
     text = doc.text if doc.text_is_derived else None
@@ -93,5 +93,9 @@ def process_path(path: Path, root: Path, ref: Reference, config: Config) -> Docu
     except RecursionError as e:  # pathological input: report it, keep the run going
         return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.ERROR,
                               f"analysis failed: {e!r}", doc.title, text)
+    if len(claims) > config.max_claims:  # its outputs would swamp the run's tables
+        return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.ERROR,
+                              f"{len(claims):,} claims, over the limit of {config.max_claims:,} per document. Split "
+                              "the article or raise the limit (run --max-claims).", doc.title, text)
     return DocumentResult(doc.doc_id, doc.path, doc.format.value, doc.sha256, Status.OK, "", doc.title, text,
                           tuple(claims), mentions)

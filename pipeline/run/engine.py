@@ -33,11 +33,11 @@ from ..config import Config
 from ..errors import ReferenceTableError, UsageError
 from ..knowledge.reference import Reference, load_reference
 from ..records import DocumentResult, Status
-from .document_outputs import DocumentOutput, RunContext, render
+from .document_outputs import DocumentOutput, Published, RunContext, render
 
 log = logging.getLogger("pipeline")
 
-Task = tuple[str, str, str | None]  # (path, corpus, its report's fingerprint in the last complete run)
+Task = tuple[str, str, Published | None]  # (path, corpus, its reports as the last complete run published them)
 
 
 # ---------------------------------------------------------------- one document, under the time limit
@@ -47,28 +47,48 @@ class _Overtime(BaseException):
 
 
 def process_file(task: Task, ref: Reference, config: Config, ctx: RunContext) -> DocumentOutput:
-    """Analyse one file (``analyse_file``) and make its outputs."""
-    return render(analyse_file(task, ref, config), ref, ctx, fresh=True, old_fingerprint=task[2])
+    """Analyse one file (``analyse_file``) and make its outputs (``render``), both within ``config.max_seconds``."""
+    path, root = Path(task[0]), Path(task[1])
+    try:
+        with time_limit(config.max_seconds):
+            return render(_analysed(path, root, ref, config), ref, ctx, fresh=True, old=task[2])
+    except _Overtime:
+        result = _with_sha(_overtime(path, root, config), path, root, config)
+    return render(result, ref, ctx, fresh=True, old=task[2])
 
 
 def analyse_file(task: tuple[str, str] | Task, ref: Reference, config: Config) -> DocumentResult:
     """Read and analyse one file within ``config.max_seconds``; any failure becomes an ``error`` result."""
-    from .document import process_path
-
     path, root = Path(task[0]), Path(task[1])
     try:
         with time_limit(config.max_seconds):
-            result = process_path(path, root, ref, config)
+            return _analysed(path, root, ref, config)
     except _Overtime:
-        result = _failed(path, root, f"gave up after {config.max_seconds:g}s (raise the per-document limit "
-                                     "with --max-seconds)")
+        return _with_sha(_overtime(path, root, config), path, root, config)
+
+
+def _analysed(path: Path, root: Path, ref: Reference, config: Config) -> DocumentResult:
+    """Read and analyse one file (no time limit of its own); a failure is an ``error`` result."""
+    from .document import process_path
+
+    try:
+        result = process_path(path, root, ref, config)
     except Exception as e:
         log.exception("unexpected failure on %s", path)
         result = _failed(path, root, f"internal error while analysing: {e!r}")
+    return _with_sha(result, path, root, config)
+
+
+def _with_sha(result: DocumentResult, path: Path, root: Path, config: Config) -> DocumentResult:
     if result.status is Status.ERROR and not result.sha256:
         # the content's hash, so a failed document is not retried until it changes (empty when unreadable)
-        result = replace(result, sha256=file_sha256(path))
+        result = replace(result, sha256=file_sha256(path, root, config.follow_symlinks))
     return result
+
+
+def _overtime(path: Path, root: Path, config: Config) -> DocumentResult:
+    return _failed(path, root, f"gave up after {config.max_seconds:g}s (raise the per-document limit with "
+                               "--max-seconds)")
 
 
 def _failed(path: Path, root: Path, message: str) -> DocumentResult:
@@ -77,16 +97,13 @@ def _failed(path: Path, root: Path, message: str) -> DocumentResult:
     return DocumentResult(doc_id_for(path, root), str(path), format_for(path).value, "", Status.ERROR, message)
 
 
-def file_sha256(path: Path) -> str:
-    """The sha256 of the file's bytes, or "" when it cannot be read."""
-    h = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-    except OSError:
-        return ""
-    return h.hexdigest()
+def file_sha256(path: Path, root: Path | None = None, follow_symlinks: bool = False) -> str:
+    """The sha256 of the file's bytes (opened as the run reads it, see ``ingest.reading``), or "" when it cannot
+    be read."""
+    from ..ingest import article_sha256
+
+    return article_sha256(Path(path), Path(root) if root is not None else Path(path),
+                          follow_symlinks=follow_symlinks)
 
 
 def time_limit(seconds: float) -> contextlib.AbstractContextManager[None]:

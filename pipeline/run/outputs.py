@@ -2,11 +2,13 @@
 claims.csv appended from each document's outputs (made, and its reports written, where it was analysed: see
 ``document_outputs``), then index.html and summary.md; and what decides that nothing needs rewriting.
 
-They are published in an order that a crash at any point cannot make lie: first the data files (the three JSONL
-tables, the reports, claims.csv), then index.html and summary.md, then the reports of articles that are gone are
-removed, and last the marker ``.report-index.json``, which vouches that the set is complete and what it was made
-from. A run killed before the marker leaves the old marker, so the next run sees that the outputs are not its own
-and writes them again.
+They are published in an order that a crash at any point cannot make lie: first the list of every file the run
+may write (``.report-pending.json``), then the data files (the three JSONL tables, the reports, claims.csv), then
+index.html and summary.md, then every file no current document owns is removed, and last the marker
+``.report-index.json``, which vouches that the set is complete, what it was made from, and holds the manifest: the
+sha256 and size of every file published (``report.manifest``). A run killed before the marker leaves the old
+marker, so the next run sees that the outputs are not its own: it rewrites every report that is not on disk as the
+manifest says, and removes what the killed run wrote for documents that are gone, whatever the corpus is now.
 """
 
 from __future__ import annotations
@@ -15,18 +17,19 @@ import hashlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..config import Config
-from ..ingest import OUTPUT_MARKER
 from ..knowledge.reference import Reference
 from ..records import CONTRACT_FIELDS, Status
+from ..report import manifest
+from ..report.paths import safe_name
 from ..report.tables import csv_header
-from .document_outputs import CSV_COLUMNS, DocumentOutput, RunContext
+from .document_outputs import CSV_COLUMNS, DocumentOutput, Published, RunContext
 
 log = logging.getLogger("pipeline")
 
@@ -50,11 +53,10 @@ class Outputs:
         self.csv = AtomicTextFile(out / "claims.csv")  # put in place by finish_tables, after the JSONL tables
         self.csv_rows = 0
         self.index_path = out / MARKER
-        try:
-            old = json.loads(self.index_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            old = {}
-        self.old_index: dict[str, str] = old if isinstance(old, dict) else {}
+        old = manifest.read_marker(out)
+        self.old_index: dict[str, str] = {k: v for k, v in old.items() if isinstance(v, str)}
+        self.old_files = manifest.published(old)  # the last complete run's manifest
+        self.files: dict[str, manifest.Digest] = {}  # what this run publishes
         self.index: dict[str, object] = {}  # doc_id -> report fingerprint, and the marker's own keys
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
@@ -80,7 +82,23 @@ class Outputs:
     def context(self, fail_on: frozenset[str], state: bool, failure_version: str) -> RunContext:
         """What the workers need to make each document's outputs."""
         return RunContext(self.out, self.corpus, self.config.author, self.config.claimreview_url, self.date,
-                          fail_on, self.decisions, state, failure_version)
+                          fail_on, self.decisions, state, failure_version, self.config.follow_symlinks,
+                          self.config.max_output_bytes)
+
+    def previous(self, doc_id: str) -> Published | None:
+        """The document's reports as the last complete run published them (None: it had none)."""
+        fingerprint = self.old_index.get(doc_id)
+        if fingerprint is None:
+            return None
+        stem = safe_name(doc_id)
+        names = (f"{stem}.md", f"{stem}.html", f"{stem}.json")
+        files = tuple((n, *self.old_files[n]) for n in names if n in self.old_files)
+        return Published(fingerprint, files if len(files) == len(names) else ())
+
+    def begin(self, doc_ids: Iterable[str], extra: Iterable[str] = ()) -> None:
+        """Before anything is written: every name this run may write (see the module docstring)."""
+        names = {f"{safe_name(d)}{suffix}" for d in doc_ids for suffix in (".md", ".html", ".json")}
+        manifest.write_pending(self.out, names | set(RUN_TABLES) | set(extra))
 
     def add(self, o: DocumentOutput) -> None:
         claims_out, docs_out, review_out = self.writers
@@ -106,6 +124,8 @@ class Outputs:
         self.errors += o.status is Status.ERROR
         self.index[o.doc_id] = o.fingerprint
         self.rows.append(o.row)
+        for name, sha, size in o.reports:
+            self.files[name] = (sha, size)
 
     @staticmethod
     def _check(problems: Any) -> None:
@@ -113,69 +133,92 @@ class Outputs:
             log.error("claims table failed validation:\n%s", problems.summary())
 
     def finish_tables(self) -> None:
-        """The claims suite's last batch; claims.csv (the last data file), put in place only when the claims
-        changed."""
+        """The claims suite's last batch; claims.csv (the last data file), put in place unless the file on disk
+        already holds exactly these bytes."""
         self._check(self.validator.finish())
-        self.index["_claims_sha256"] = digest = self.claims_hash.hexdigest()
+        self.index["_claims_sha256"] = self.claims_hash.hexdigest()
         if not self.csv_rows:
             self.csv.write(csv_header(CONTRACT_FIELDS))
-        if self.old_index.get("_claims_sha256") != digest or not (self.out / "claims.csv").exists():
+        written = self.csv.digest()
+        if manifest.digest(self.out, "claims.csv") != written:
             self.csv.commit()
         self.csv.__exit__(None, None, None)
+        self.files["claims.csv"] = written
+        for w in self.writers:
+            self.files[w.path.name] = w.digest()
 
     def finish_index(self, run_info: dict[str, Any]) -> None:
         """index.html and summary.md, once the files they link to are in place."""
         from ..report import write_index
 
         write_index(self.rows, self.out, run_info=run_info)
+        for name in ("index.html", "summary.md"):
+            self.published(name)
 
-    def remove_stale_reports(self) -> list[str]:
-        """Remove the reports of documents the last complete run had and this run has not (deleted, or now
-        without a report); returns their doc_ids. Only names the marker lists are touched, never a pattern."""
-        from ..report.paths import safe_name
+    def published(self, name: str) -> None:
+        """A run table written elsewhere (index.html, summary.md, segments.jsonl) goes into the manifest."""
+        found = manifest.digest(self.out, name)
+        if found is None:
+            raise OSError(f"{name} was written but is not a regular file of {self.out}")
+        self.files[name] = found
 
-        kept = {safe_name(row.result.doc_id) for row in self.rows if row.html_name}
+    def remove_stale_files(self) -> list[str]:
+        """Remove every file the last complete run published, or an interrupted run may have written, that this
+        run does not publish (the reports of documents that are gone or now without a report, a segments.jsonl
+        of an earlier --segments run); returns their names. Only names listed there are touched, never a
+        pattern, so an editor's own files in the output folder stay."""
+        legacy = {f"{safe_name(d)}{suffix}" for d in self.old_index if d not in _MARKER_KEYS
+                  for suffix in (".md", ".html", ".json")}  # a marker written before manifests
+        candidates = set(self.old_files) | manifest.read_pending(self.out) | legacy
         removed = []
-        for doc_id in sorted(d for d in self.old_index if d not in _MARKER_KEYS):
-            stem = safe_name(doc_id)
-            if stem in kept:
+        for name in sorted(candidates - set(self.files)):
+            if name.startswith(".") or "/" in name or name in (manifest.MARKER, manifest.PENDING):
                 continue
-            for suffix in (".md", ".html", ".json"):
-                (self.out / f"{stem}{suffix}").unlink(missing_ok=True)
-            removed.append(doc_id)
+            try:
+                (self.out / name).unlink()
+            except FileNotFoundError:
+                continue
+            removed.append(name)
         return removed
 
     def write_marker(self, key: str) -> None:
-        """The last file of the run: the outputs are complete and were made for ``key``."""
+        """The last file of the run: the outputs are complete, were made for ``key``, and are these (the
+        manifest); then nothing is pending."""
         from ..atomic import atomic_write_text
 
         self.index["_run"] = {"key": key, "claims": self.claims, "skipped": self.skipped,
                               "errors": self.errors, "verdicts": dict(self.verdicts), "reasons": dict(self.reasons)}
+        self.index[manifest.FILES] = manifest.as_marker(self.files)
         atomic_write_text(self.index_path, json.dumps(self.index, ensure_ascii=False), durable=True)
+        manifest.clear_pending(self.out)
 
 
-MARKER = OUTPUT_MARKER  # written last: the outputs beside it are complete (see the module docstring)
-_MARKER_KEYS = frozenset({"_claims_sha256", "_run"})  # the marker's keys that are not doc_ids
+MARKER = manifest.MARKER  # written last: the outputs beside it are complete (see the module docstring)
+_MARKER_KEYS = frozenset({"_claims_sha256", "_run", manifest.FILES})  # the marker's keys that are not doc_ids
 RUN_TABLES = ("claims.jsonl", "documents.jsonl", "claimreview.jsonl", "claims.csv", "index.html", "summary.md")
 
 
-def run_key(contents: Iterable[tuple[str, str]], decisions: Mapping[str, Any], ref: Reference, config: Config,
-            passed_over: tuple[int, ...] = ()) -> str:
-    """What the run's outputs are made from: each document's content (doc_id, sha256), the reference, the
-    pipeline version, the editors' decisions, the ClaimReview author, and the counts of files not read."""
-    decided = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text) for d in decisions.values())
-    key = json.dumps([sorted(contents), ref.fingerprint, __version__, decided, config.author, list(passed_over)],
-                     ensure_ascii=False)
+def run_key(contents: Iterable[tuple[str, str]], decisions: Iterable[Any], ref: Reference, config: Config,
+            passed_over: tuple[int, ...] = (), corpus: str = "") -> str:
+    """What the run's outputs are made from: each document's content (doc_id, sha256), where the corpus is (the
+    outputs show the articles' paths), the reference, the pipeline version, the editors' decisions on current
+    claims (``Store.current_decisions``: a decision moved to a renamed article's claim counts once, where it is
+    now), the ClaimReview author, and the counts of files not read."""
+    decided = sorted((d.claim_id, d.status, d.editor, d.note, d.decided_at, d.text, d.correction)
+                     for d in decisions)
+    key = json.dumps([sorted(contents), ref.fingerprint, __version__, decided, config.author, list(passed_over),
+                      corpus], ensure_ascii=False)
     return hashlib.sha256(key.encode()).hexdigest()
 
 
 def unchanged_outputs(out: Path, run_key: str) -> dict[str, Any] | None:
-    """The last run's summary when its outputs are complete and were made for the same run key."""
-    try:
-        index = json.loads((out / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    """The last run's summary when its outputs are complete, were made for the same run key, no run was
+    interrupted since, and every file is on disk as its manifest says."""
+    index = manifest.read_marker(out)
+    last = index.get("_run")
+    if not isinstance(last, dict) or last.get("key") != run_key or manifest.read_pending(out):
         return None
-    last = index.get("_run") if isinstance(index, dict) else None
-    if not isinstance(last, dict) or last.get("key") != run_key or not all((out / n).exists() for n in RUN_TABLES):
+    files = manifest.published(index)
+    if not set(RUN_TABLES) <= set(files) or not manifest.on_disk(out, files):
         return None
     return last

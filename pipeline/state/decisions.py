@@ -144,23 +144,30 @@ def attach_reviews(result: DocumentResult, decisions: Mapping[str, Decision]) ->
 
 
 def match_orphans(claims: Sequence[Claim], orphans: Iterable[Decision],
-                  first_seen: Mapping[str, str] | None = None) -> list[tuple[Claim, Decision]]:
+                  first_seen: Mapping[str, str] | None = None,
+                  origins: Mapping[str, Iterable[str]] | None = None) -> list[tuple[Claim, Decision]]:
     """Pair claims that have no decision with decisions whose claim is gone (the article was renamed, or the
     claim's id changed while its words did not): on content first (same text and sentence), then on position
     (the same document first, then the nearest offset). Each claim and each decision is used once.
 
     ``first_seen`` (doc_id -> ISO time) leaves out documents the editor could already see when deciding: a claim
-    they did not decide on then (an article's copy, say) does not take the decision now."""
+    they did not decide on then (an article's copy, say) does not take the decision now. ``origins`` (claim_id of
+    a decision -> the claim ids it was moved from) lets a decision go back to a claim it was once on, whatever its
+    document's first_seen (an article renamed and then renamed back), and before any other claim."""
+    earlier = {k: set(v) for k, v in (origins or {}).items()}
     pool: dict[tuple[str, str], list[Decision]] = {}
     for d in orphans:
         if d.sentence:  # a decision made before sentences were recorded cannot be matched on content
             pool.setdefault((d.text, d.sentence), []).append(d)
-    candidates: list[tuple[tuple[bool, int, str, str], Claim, Decision]] = []
+    candidates: list[tuple[tuple[bool, bool, int, str, str], Claim, Decision]] = []
     for c in claims:
         for d in pool.get((c.text, c.sentence), ()):
-            if first_seen is not None and c.doc_id != d.doc_id and first_seen.get(c.doc_id, "") < d.decided_at:
+            back = c.claim_id in earlier.get(d.claim_id, ())
+            if not back and first_seen is not None and c.doc_id != d.doc_id and \
+                    first_seen.get(c.doc_id, "") < d.decided_at:
                 continue
-            candidates.append(((c.doc_id != d.doc_id, abs(d.start - c.start), c.claim_id, d.claim_id), c, d))
+            candidates.append(((not back, c.doc_id != d.doc_id, abs(d.start - c.start), c.claim_id, d.claim_id),
+                               c, d))
     pairs: list[tuple[Claim, Decision]] = []
     used_claims: set[str] = set()
     used_decisions: set[str] = set()

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -25,7 +26,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from ..errors import LockedError, UsageError
+from ..errors import SQLITE_CANTOPEN, SQLITE_FULL, SQLITE_IOERR, LockedError, UsageError, sqlite_code, storage_failed
 from ..records import Claim, DocumentResult, Status, claim_from_dict
 from . import journal, schema
 from .decisions import (
@@ -43,7 +44,7 @@ from .store_review import ReviewMixin
 
 __all__ = [
     "DECISION_STATUSES", "DEFAULT_STATE", "MIGRATIONS", "RAISED_STATUSES", "REVIEW_STATUSES", "SCHEMA_VERSION",
-    "Decision", "PreparedResult", "ReviewStatus", "Run", "Store", "StoredDocument", "decision_applies",
+    "DamagedRow", "Decision", "PreparedResult", "ReviewStatus", "Run", "Store", "StoredDocument", "decision_applies",
     "prepare_result", "status_of", "utc_now",
 ]
 
@@ -51,6 +52,11 @@ log = logging.getLogger("pipeline")
 
 DEFAULT_STATE = Path("reports") / "state.sqlite"
 BUSY_TIMEOUT_MS = 30_000  # another process mid-write: wait this long before "database is locked"
+COMMIT_RETRIES = (0.05, 0.25, 1.0)  # a COMMIT the disk refused is tried again after these pauses (seconds)
+
+
+class DamagedRow(ValueError):
+    """A row of the state that cannot be read back (edited by hand, a bad sector): the run analyses it again."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,7 @@ class StoredDocument:
     last_processed: str
     deleted: bool
     status: str = ""  # the stored result's status: ok | skipped | error
+    damaged: bool = False  # its stored result cannot be read back
 
 
 @dataclass(frozen=True)
@@ -139,17 +146,22 @@ class Store(ReviewMixin):
     Raises (on opening):
         UsageError: the path cannot be opened, is an empty file, is not a gpu-factcheck state, or was written by a
             newer version; the message says how to restore the decisions from the journal.
+        StorageError: the disk is full, or the state is read-only (nothing in it was changed).
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.journal = journal.journal_path(self.path)
         schema.refuse_empty(self.path)
+        created = not self.path.exists()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so DDL and DML share one transaction
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
+            failure = storage_failed(exc, f"the state database {self.path}")
+            if failure is not None:
+                raise failure from exc
             raise UsageError(f"cannot open the state database {self.path} ({exc}); "
                              "pass --state with a writable path") from exc
         try:
@@ -164,11 +176,31 @@ class Store(ReviewMixin):
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
+            self._forget(created)
+            failure = storage_failed(exc, f"the state database {self.path}", "Nothing in it was changed.")
+            if failure is not None:
+                raise failure from exc
+            if sqlite_code(exc) == SQLITE_CANTOPEN:
+                raise UsageError(f"cannot open the state database {self.path} ({exc}); check that it is a file in a "
+                                 "folder this user can write to, or pass --state with another path") from exc
             raise UsageError(f"{self.path} is not a usable gpu-factcheck state database ({exc}); "
                              f"refusing to write to it; {schema._restore_hint(self.path)}") from exc
         except BaseException:
             self._conn.close()
+            self._forget(created)
             raise
+
+    def _forget(self, created: bool) -> None:
+        """A state this Store created and could not set up (a full disk) is not left behind as an empty file, which
+        every later run would refuse as a lost state."""
+        if not created:
+            return
+        try:
+            if self.path.stat().st_size == 0:
+                for leftover in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+                    leftover.unlink(missing_ok=True)
+        except OSError:
+            pass
 
     def _migrate(self) -> None:
         if self._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
@@ -196,11 +228,25 @@ class Store(ReviewMixin):
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield self._conn
-            self._conn.execute("COMMIT")
+            self._commit()
         except BaseException:
             if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
+                with suppress(sqlite3.Error):  # the first error is the one to report
+                    self._conn.execute("ROLLBACK")
             raise
+
+    def _commit(self) -> None:
+        """COMMIT, tried again a few times when the disk refuses it (it may have been a moment's shortage)."""
+        for pause in (*COMMIT_RETRIES, None):
+            try:
+                self._conn.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as exc:
+                if pause is None or not self._conn.in_transaction or sqlite_code(exc) not in (SQLITE_FULL,
+                                                                                              SQLITE_IOERR):
+                    raise
+                log.warning("the state database %s refused a commit (%s); trying again", self.path, exc)
+                time.sleep(pause)
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -268,8 +314,13 @@ class Store(ReviewMixin):
         if row is None:
             return None
         doc_id, path, sha256, reference_version, pipeline_version, last_processed, deleted, result = row
+        try:
+            status = json.loads(result).get("status", "")
+            damaged = not isinstance(status, str)
+        except (ValueError, TypeError, AttributeError):
+            status, damaged = "", True
         return StoredDocument(doc_id, path, sha256, reference_version, pipeline_version, last_processed,
-                              deleted=bool(deleted), status=json.loads(result).get("status", ""))
+                              deleted=bool(deleted), status=status if not damaged else "", damaged=damaged)
 
     def is_current(self, doc_id: str, sha256: str, reference_version: str, pipeline_version: str) -> bool:
         """True when the stored result can be reused: same bytes, same reference and pipeline, not deleted."""
@@ -319,6 +370,11 @@ class Store(ReviewMixin):
         return adopted
 
     def load_result(self, doc_id: str) -> DocumentResult | None:
+        """The stored result, or None.
+
+        Raises:
+            DamagedRow: its row or one of its claims cannot be read back.
+        """
         with self._read() as conn:
             row = conn.execute("SELECT path, sha256, result FROM documents WHERE doc_id = ?",
                                (doc_id,)).fetchone()
@@ -326,13 +382,17 @@ class Store(ReviewMixin):
                 return None
             data = conn.execute("SELECT data FROM claims WHERE doc_id = ? ORDER BY position",
                                 (doc_id,)).fetchall()
-        summary = json.loads(row[2])
-        return DocumentResult(
-            doc_id=doc_id, path=row[0], format=summary["format"], sha256=row[1],
-            status=Status(summary["status"]), message=summary.get("message", ""), title=summary.get("title"),
-            text=summary.get("text"), claims=tuple(claim_from_dict(json.loads(d)) for (d,) in data),
-            mentions=summary.get("mentions", {}),
-        )
+        try:
+            summary = json.loads(row[2])
+            return DocumentResult(
+                doc_id=doc_id, path=row[0], format=summary["format"], sha256=row[1],
+                status=Status(summary["status"]), message=summary.get("message", ""), title=summary.get("title"),
+                text=summary.get("text"), claims=tuple(claim_from_dict(json.loads(d)) for (d,) in data),
+                mentions=summary.get("mentions", {}),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise DamagedRow(f"the state's row for {doc_id} is damaged ({type(exc).__name__}: {exc})") \
+                from exc
 
     def touch(self, run_id: int, doc_id: str, path: str) -> None:
         """Seen in this run and reused as it was: update last_seen (and undelete)."""

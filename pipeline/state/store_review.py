@@ -11,13 +11,13 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import UsageError, storage_failed
 from ..records import Claim, Evidence, Verdict, claim_from_dict
 from . import journal
 from .decisions import (
@@ -78,9 +78,29 @@ class ReviewMixin:
     path: Path
     journal: Path
     _conn: sqlite3.Connection
+    _appended = False  # the write under way has been appended to the journal
 
     def _write(self) -> AbstractContextManager[sqlite3.Connection]:  # pragma: no cover - Store's
         raise NotImplementedError
+
+    @contextmanager
+    def _journaled_write(self) -> Iterator[sqlite3.Connection]:
+        """A write that is also journaled: when the state refuses it (a full or read-only disk), a StorageError
+        says so in one line, and whether the journal already holds the change (then the next run or start of the
+        review app applies it from there, see ``restore_journal``)."""
+        self._appended = False
+        try:
+            with self._write() as conn:
+                yield conn
+        except sqlite3.Error as exc:
+            kept = (f"The change is in the journal {self.journal} and is applied from it at the next run or start "
+                    "of the review app." if self._appended else "Nothing was recorded.")
+            failure = storage_failed(exc, f"the state database {self.path}", kept)
+            if failure is None:
+                raise
+            raise failure from exc
+        finally:
+            self._appended = False
 
     def _read(self) -> AbstractContextManager[sqlite3.Connection]:  # pragma: no cover - Store's
         raise NotImplementedError
@@ -90,6 +110,13 @@ class ReviewMixin:
     def decisions(self) -> dict[str, Decision]:
         rows = self._conn.execute(f"SELECT {_DECISION_COLS} FROM decisions ORDER BY claim_id")
         return {row[0]: Decision(*row) for row in rows}
+
+    def current_decisions(self) -> list[Decision]:
+        """The decisions on claims of current documents (what the outputs can show), by claim_id."""
+        rows = self._conn.execute(f"SELECT {_DECISION_COLS} FROM decisions d WHERE EXISTS (SELECT 1 FROM claims c "
+                                  "JOIN documents doc USING (doc_id) WHERE c.claim_id = d.claim_id AND "
+                                  "doc.deleted = 0) ORDER BY claim_id")
+        return [Decision(*row) for row in rows]
 
     def _decision(self, claim_id: str, conn: sqlite3.Connection | None = None) -> Decision | None:
         row = (conn or self._conn).execute(f"SELECT {_DECISION_COLS} FROM decisions WHERE claim_id = ?",
@@ -138,7 +165,7 @@ class ReviewMixin:
         if not editor:
             raise UsageError("an editor name is required; pass --editor NAME")
         correction = correction.strip() if status == "corrected" else ""
-        with self._write() as conn:
+        with self._journaled_write() as conn:
             claim = self._current(conn, claim_id)
             before = status_of(self._decision(claim_id, conn), claim["text"])
             event = Event(new_event_id(), claim_id, claim["doc_id"], utc_now(), editor, before, status, note,
@@ -184,21 +211,25 @@ class ReviewMixin:
         except OSError as exc:
             raise UsageError(f"cannot write the decisions journal {self.journal} ({exc.strerror}); "
                              "nothing was recorded: free disk space or fix the folder's permissions") from exc
+        self._appended = bool(records)
         conn.executemany("UPDATE events SET journaled = 1 WHERE event_id = ?", [(e.event_id,) for e in events])
         conn.executemany("UPDATE assignments SET journaled = 1 WHERE event_id = ?",
                          [(a["event_id"],) for a in assignments])
 
     def import_decisions(self, decisions: Sequence[Decision], *, kind: str = "import") -> int:
         """Make each decision current (status ``open`` reopens), in one transaction, with a history step each;
-        rows that change nothing are skipped. Returns how many changed."""
+        rows that change nothing are skipped, and so are rows older than the claim's current decision (newer
+        wins, as when the journal is replayed: ``_replay``). Returns how many changed."""
         events = []
-        with self._write() as conn:
+        with self._journaled_write() as conn:
             for d in decisions:
                 current = self._decision(d.claim_id, conn)
                 before = status_of(current, d.text)
                 same = current is not None and (current.status, current.note, current.correction, current.text) \
                     == (d.status, d.note, d.correction, d.text)
                 if same or (current is None and d.status == "open"):
+                    continue
+                if current is not None and d.decided_at < current.decided_at:  # an older decision: newer wins
                     continue
                 event = Event(new_event_id(), d.claim_id, d.doc_id, d.decided_at, d.editor, before, d.status,
                               d.note, d.correction, d.text, d.sentence, d.start, kind)
@@ -244,7 +275,26 @@ class ReviewMixin:
             rows = conn.execute(f"SELECT {_DECISION_COLS} FROM decisions WHERE sentence != '' AND "
                                 f"text IN ({', '.join('?' * len(part))})", part).fetchall()
             orphans += [Decision(*r) for r in rows if conn.execute(_ALIVE, (r[0],)).fetchone() is None]
-        return self._move(conn, match_orphans(free, orphans, self._first_seen(conn))) if orphans else {}
+        if not orphans:
+            return {}
+        return self._move(conn, match_orphans(free, orphans, self._first_seen(conn), self._origins(conn, orphans)))
+
+    @staticmethod
+    def _origins(conn: sqlite3.Connection, decisions: Sequence[Decision]) -> dict[str, set[str]]:
+        """Each decision's earlier claim ids: the claims it was moved from, through every rename."""
+        out: dict[str, set[str]] = {}
+        for d in decisions:
+            seen: set[str] = set()
+            todo = [d.claim_id]
+            while todo:
+                cid = todo.pop()
+                for (before,) in conn.execute("SELECT moved_from FROM events WHERE claim_id = ? AND kind = 'moved' "
+                                              "AND moved_from != ''", (cid,)):
+                    if before not in seen and before != d.claim_id:
+                        seen.add(before)
+                        todo.append(before)
+            out[d.claim_id] = seen
+        return out
 
     @staticmethod
     def _first_seen(conn: sqlite3.Connection) -> dict[str, str]:
@@ -262,12 +312,14 @@ class ReviewMixin:
             orphans = [Decision(*r) for r in rows]
             texts = sorted({d.text for d in orphans})
             claims: list[Claim] = []
-            for part in _chunks(texts):
+            for part in _chunks(texts):  # a damaged row is left out (CASE: json_extract only on valid JSON)
                 claims += [claim_from_dict(json.loads(data)) for (data,) in conn.execute(
                     "SELECT c.data FROM claims c JOIN documents doc USING (doc_id) WHERE doc.deleted = 0 "
-                    f"AND json_extract(c.data, '$.text') IN ({', '.join('?' * len(part))}) "
+                    "AND CASE WHEN json_valid(c.data) THEN json_extract(c.data, '$.text') END "
+                    f"IN ({', '.join('?' * len(part))}) "
                     "AND NOT EXISTS (SELECT 1 FROM decisions WHERE claim_id = c.claim_id)", part)]
-            return len(self._move(conn, match_orphans(claims, orphans, self._first_seen(conn))))
+            return len(self._move(conn, match_orphans(claims, orphans, self._first_seen(conn),
+                                                      self._origins(conn, orphans))))
 
     def _move(self, conn: sqlite3.Connection, pairs: Sequence[tuple[Claim, Decision]]) -> dict[str, Decision]:
         moved: dict[str, Decision] = {}
@@ -310,7 +362,7 @@ class ReviewMixin:
         added: list[Event] = []
         assigned: list[dict[str, Any]] = []
         skipped = 0
-        with self._write() as conn:
+        with self._journaled_write() as conn:
             for rec in journal.read(Path(path)):
                 if rec.get("type") == "assignment" and self._restore_assignment(conn, rec):
                     assigned.append(rec)
@@ -363,7 +415,7 @@ class ReviewMixin:
             UsageError: no current document with this id, or the journal cannot be written.
         """
         assignee, by = assignee.strip(), by.strip()
-        with self._write() as conn:
+        with self._journaled_write() as conn:
             if conn.execute("SELECT 1 FROM documents WHERE doc_id = ? AND deleted = 0", (doc_id,)).fetchone() is None:
                 raise UsageError(f"unknown document {doc_id!r}; see the documents in the review queue")
             record = _assignment_record(doc_id, assignee, by, utc_now(), new_event_id())
