@@ -251,10 +251,12 @@ def test_bulk_accept_in_the_queue_then_undo(as_user: Any, app: str) -> None:
     expect(rows.nth(1).locator('[data-role="row-status"]')).to_have_text("待处理")
     expect(rows.nth(2).locator('[data-role="row-status"]')).to_have_text("已确认")
     expect(page.locator('[data-role="undo-bar"]')).to_contain_text(message("decision.done", count=2, status="已确认"))
+    expect(page.locator('[data-role="count-accepted"]')).to_have_text("2")  # the tabs count it at once
     shot(page, "queue-bulk")
     page.locator('[data-role="undo-bar"] [data-role="undo"]').click()
     expect(rows.nth(0).locator('[data-role="row-status"]')).to_have_text("待处理")
     expect(rows.nth(2).locator('[data-role="row-status"]')).to_have_text("待处理")
+    expect(page.locator('[data-role="count-accepted"]')).to_have_text("0")
 
 
 def test_the_csv_export_of_a_filtered_queue_is_the_api_list(as_user: Any, app: str) -> None:
