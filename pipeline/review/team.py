@@ -25,7 +25,8 @@ PRESENCE_SECONDS = 45.0  # a page not heard of for this long is closed
 PRESENCE_POLL_SECONDS = 15  # how often an open page says so
 MAX_PRESENT_DOCS = 10_000  # documents whose visitors are remembered (the least recently visited forgotten first)
 APP_MESSAGES = ("decision.reason_required", "decision.correction_required", "decision.done", "decision.undone",
-                "decision.picked", "presence.others")
+                "decision.picked", "decision.failed", "decision.undo_failed", "decision.offline", "decision.not_json",
+                "presence.others")  # the ones the pages' script shows
 
 
 def missing_text(status: str, note: str, correction: str) -> str | None:
