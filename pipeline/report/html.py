@@ -196,8 +196,9 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
         f"{e(v.attribute_zh)}")
     if v.subject_name:
         add(f" · {e(v.subject_name)}")
-    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">「{e(claim.text)}」</div>\n'
-        "  <dl>\n")
+    if v.display.lines:
+        add(f' <span class="where">第 {e(v.line)} 行</span>')
+    add(f'</div>\n  <div class="quote">「{e(claim.text)}」</div>\n  <dl>\n')
     for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
                         ("原因", v.reason_zh), ("依据", v.evidence_zh)):
         if value:
@@ -251,17 +252,23 @@ def _evidence_filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
 
 
 def document_context(result: DocumentResult, text: str, display: Display | None = None,
-                     views: Sequence[ClaimView] | None = None) -> dict[str, Any]:
+                     views: Sequence[ClaimView] | None = None, html_source: bytes | None = None) -> dict[str, Any]:
     """What the document templates need, for the static page and the review app alike (``views``: the claims'
-    views, when the caller has made them)."""
+    views, when the caller has made them; ``html_source``: an HTML article's file, which it is rendered from)."""
+    from ..ingest import front_matter
+    from .article import layout_events, render_article
+
     display = display or display_for(result)
     views = claim_views(result.claims, text, display) if views is None else views
+    events = layout_events(result.format, text, html_source) if text else None
+    front = front_matter(text) if result.format == "md" else None
     return {
         "result": result,
-        "title": result.title or result.doc_id,
+        "title": (front.title if front else None) or result.title or result.doc_id,
         "verdict": report_verdict(result),
         "status_zh": STATUS_ZH.get(result.status.value, "未检查"),
-        "article": article_markup(segments(text, views)),
+        "article": article_markup(segments(text, views)) if events is None else render_article(text, events, views),
+        "rendered": events is not None,
         "flagged": [v for v in views if v.is_flag and not v.is_closed],
         "closed": [v for v in views if v.is_closed],
         "others": [v for v in views if not v.is_flag],
@@ -272,11 +279,11 @@ def document_context(result: DocumentResult, text: str, display: Display | None 
 
 
 def render_document_html(result: DocumentResult, text: str, display: Display | None = None,
-                         views: Sequence[ClaimView] | None = None) -> str:
+                         views: Sequence[ClaimView] | None = None, html_source: bytes | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
     script, script_hash = _script("document.js.j2")
     return _env().get_template("document.html.j2").render(
-        **document_context(result, text, display, views), script=script, script_hash=script_hash)
+        **document_context(result, text, display, views, html_source), script=script, script_hash=script_hash)
 
 
 def render_index_html(
