@@ -1,11 +1,11 @@
 """The article as published with every claim highlighted: a layout's events (``layout``) with the claims' runs
-(``html.segments``) cut into the text it shows.
+(``marks.segments``) cut into the text it shows.
 
 A claim's run is cut at every element boundary and wherever the source has markup the page does not show (a
 ``**`` inside the claim, a table's ``|``), so one claim may be several ``<mark>``s, each naming every claim it
 covers (``data-claims``); the first mark the claim owns carries its ``id``. A claim with no text shown at all (in
 markup only) gets an empty anchor where its text would be. Everything taken from the article goes through
-``html._escape``; tags and attributes are ours (``layout`` keeps only a fixed set, and a link's http(s) address).
+``marks._escape``; tags and attributes are ours (``layout`` keeps only a fixed set, and a link's http(s) address).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import NamedTuple
 from markupsafe import Markup
 
 from ..ingest import HtmlLayout, html_layout
-from .html import Segment, _escape, segments
 from .layout import Close, Event, Open, Text, Void, Words, html_layout_events, markdown_layout
+from .marks import Segment, _escape, segments
 from .tables import ClaimView
 
 RENDERED = frozenset({"md", "html"})  # formats shown as published; plain text keeps its lines as written
