@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..ingest import Element, HtmlLayout, front_matter, row_cells
-from ..records import Table
+from ..records import Cell, Table
 
 
 class Open(NamedTuple):
@@ -121,6 +121,7 @@ class _Blocks:
         self.text, self.lines, self.out = text, lines, out
         self.row: int | None = None  # the line of the table row being written
         self.cell = 0
+        self.cells: tuple[Cell, ...] | None = None  # its cells in the source
 
     def line(self, i: int) -> tuple[int, int]:
         return self.lines[i] if i < len(self.lines) else (len(self.text), len(self.text))
@@ -138,7 +139,7 @@ class _Blocks:
                     continue
                 out.append(Open(tag, self.attrs(t)))
                 if kind == "tr" and t.map:
-                    self.row, self.cell = t.map[0], 0
+                    self.row, self.cell, self.cells = t.map[0], 0, None
             elif t.type == "inline":
                 self.inline(t)
             elif t.type in ("fence", "code_block") and t.map:
@@ -178,8 +179,9 @@ class _Blocks:
             return
         if self.row is not None and self.row == t.map[0] and self.out and isinstance(self.out[-1], Open) and \
                 self.out[-1].tag in ("th", "td"):
-            s, e = self.line(self.row)
-            cells = row_cells(self.text, s, e)
+            if self.cells is None:
+                self.cells = row_cells(self.text, *self.line(self.row))
+            cells = self.cells
             k, self.cell = self.cell, self.cell + 1
             if k < len(cells) and cells[k].end > cells[k].start:
                 self.run(t, [(cells[k].start, cells[k].end)])
@@ -309,6 +311,10 @@ class _Inline:
 
     def words(self, content: str) -> None:
         text, j = self.text, 0
+        if self.p + len(content) <= self.end and text.startswith(content, self.p):  # most text: as written
+            self.show(self.p, self.p + len(content))
+            self.p += len(content)
+            return
         while j < len(content):
             if self.p >= self.end:
                 raise _Fail
