@@ -55,6 +55,7 @@ HTML = """<!DOCTYPE html><html><head><title>站点</title></head><body><nav>导�
 <h1>推理卡简评</h1>
 <p>L4的显存容量为<b>32GB</b>，功耗72W。</p>
 <ul><li>T4配备16GB GDDR6显存</li></ul>
+<p>详见<a href="https://example.com/h100">H100 SXM5拥有16896个CUDA核心</a>。</p>
 <table><thead><tr><th>型号</th><th>说明</th></tr></thead>
 <tbody><tr><td>A100</td><td>A100采用Hopper架构</td></tr></tbody></table>
 <pre><code class="language-python">import torch
@@ -175,6 +176,12 @@ def test_html_article_is_rendered_with_its_highlights(page: sync_api.Page, out: 
     expect(article.locator("strong mark")).to_have_text("32GB")
     expect(article.locator("td mark", has_text="Hopper")).to_have_count(1)
     expect(page.locator("li.claim .where")).to_have_count(0)  # no line numbers of the extracted text
+    # a highlight inside one of the article's links selects its claim and does not follow the link
+    linked = article.locator("a mark", has_text="16896个")
+    expect(article.locator("a")).to_have_attribute("href", "https://example.com/h100")
+    linked.click()
+    expect(linked).to_have_class(re.compile(r"\bactive\b"))
+    expect(page).to_have_url((out / f"{safe_name('card.html')}.html").as_uri())
 
 
 def test_the_review_app_shows_the_article_rendered(page: sync_api.Page, out: Path, app: str) -> None:
