@@ -252,8 +252,9 @@ def test_list_claims_with_the_contract_filters(local: httpx.Client) -> None:
     assert len(every) == 11
     jsonl_fields = set(gpu_claims("a.md")[0].to_dict())  # what claims.jsonl has for a claim
     assert set(CONTRACT_FIELDS) <= jsonl_fields
-    for claim in every:  # the claims.jsonl fields, the review, the labels; no internal extras
-        assert jsonl_fields | {"review_status", "assignee", "labels"} == set(claim), set(claim) ^ jsonl_fields
+    for claim in every:  # the claims.jsonl fields, the review, its version, the labels; no internal extras
+        assert jsonl_fields | {"review_status", "assignee", "labels", "version"} == set(claim), set(claim) ^ (
+            jsonl_fields)
     ids = lambda **params: [c["claim_id"] for c in local.get("/api/claims", params=params).json()]  # noqa: E731
     assert ids(verdict="misattributed") == ["a.md-mi", "b.md-mi"]
     assert ids(doc_id="a.md", verdict="contradicted") == ["a.md-bw", "a.md-fp"]
@@ -296,7 +297,7 @@ def test_one_claim_with_its_history_and_reopening(local: httpx.Client) -> None:
 # fmt: off
 API_ERRORS = [
     ("GET",  "/api/claims/ffffffffffffffff",            None,                      404, "unknown claim id"),
-    ("POST", "/api/claims/ffffffffffffffff/decision",   {"status": "dismissed"},   404, "unknown claim id"),
+    ("POST", "/api/claims/ffffffffffffffff/decision",   {"status": "dismissed", "note": "x"}, 404, "unknown claim id"),
     ("POST", "/api/claims/a.md-bw/decision",            {"status": "maybe"},       400, "status must be one of"),
     ("POST", "/api/claims/a.md-bw/decision",            {"status": "open", "note": 5}, 400, "note must be"),
     ("POST", "/api/claims/a.md-bw/decision",            [1, 2],                    400, "JSON object"),

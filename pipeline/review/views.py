@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from ..lexicon.labels import label, labels
+from ..lexicon.labels import label, labels, message
 from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
 from ..report.html import document_context
 from ..report.tables import (
@@ -62,6 +62,12 @@ class QueueFilters:
         values.update(changes)
         return "/?" + urlencode(values)
 
+    def export(self) -> str:
+        """The CSV of the queue as shown: /api/claims.csv with these filters (flags only, as the queue, unless a
+        verdict is asked for)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return "/api/claims.csv?" + urlencode({**values, "flagged": "" if self.verdict else "1"})
+
 
 def _claim(row: Mapping[str, Any]) -> Claim:
     """A stored claim dict (with its review fields) as a Claim whose extra carries the review, as reports read."""
@@ -86,7 +92,7 @@ def history_items(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "kind_zh": label("event", e.get("kind")) or ""} for e in events]
 
 
-REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "history",
+REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "version", "history",
                  "document_verdict")
 EXTRA_FIELDS = ("reason", "scope")  # the checker's, when it wrote them
 
@@ -137,8 +143,9 @@ def doc_verdict(store: Store, doc_id: str) -> str:
     return report_verdict(_doc_results(store.list_claims(doc_id=doc_id), titles)[doc_id])
 
 
-def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
-    """The queue page: matching claims grouped by document (worst document first), counts per status, options."""
+def queue(store: Store, names: Names, filters: QueueFilters, user: str = "") -> dict[str, Any]:
+    """The queue page: matching claims grouped by document (worst document first), counts per status, options,
+    each claim's version; and what the assignee filter means when ``user`` has nothing assigned."""
     docs = document_rows(store)
     order = {d["doc_id"]: i for i, d in enumerate(docs)}
     matching = store.list_claims(verdict=filters.verdict or None, doc_id=filters.doc_id or None,
@@ -157,7 +164,10 @@ def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
     everything = store.list_claims(flagged_only=True)
     products = sorted({c["subject"] for c in everything if c.get("subject")})
     name_of = (lambda s: names(s)) if names else (lambda s: s)
+    assignees = sorted({d["assignee"] for d in docs if d["assignee"]})
     return {
+        "versions": store.versions(),
+        "assignee_note": _assignee_note(filters.assignee, assignees),
         "filters": filters,
         "groups": groups,
         "shown": len(shown),
@@ -170,8 +180,15 @@ def queue(store: Store, names: Names, filters: QueueFilters) -> dict[str, Any]:
         "attributes": {a: label("attribute", a) or "其他" for a in sorted({c["attribute"] for c in everything})},
         "products": {p: name_of(p) if name_of(p) != p else p for p in products},
         "documents": [(d["doc_id"], d["title"] or d["doc_id"]) for d in docs],
-        "assignees": sorted({d["assignee"] for d in docs if d["assignee"]}),
+        "assignees": sorted({*assignees, *([filters.assignee] if filters.assignee not in ("", "-") else [])}),
     }
+
+
+def _assignee_note(assignee: str, assigned: list[str]) -> str:
+    """Says that the queue shows one editor's documents only (and why it is empty when none is theirs)."""
+    if assignee in ("", "-"):
+        return ""
+    return message("queue.assignee_only" if assignee in assigned else "queue.assignee_none", name=assignee)
 
 
 def article_text(result: DocumentResult) -> tuple[str | None, str]:
@@ -217,9 +234,21 @@ def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | N
     context.update(
         app=True,
         problem=problem,
+        versions=store.versions(),
+        twins=identical_flags(flagged),
+        identical_label=lambda count: message("decision.identical", count=count),
         history={v.claim.claim_id: history_items([e.to_api() for e in store.history(v.claim.claim_id)])
                  for v in flagged},
         assignee=store.assignments().get(doc_id),
         order={v.key: i for i, v in enumerate(flagged)},
     )
     return context
+
+
+def identical_flags(flagged: list[ClaimView]) -> dict[str, list[str]]:
+    """claim_id -> the other flags of the article with the same text, attribute and subject (a sentence repeated,
+    a figure given twice), for "apply to the identical ones"."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for v in flagged:
+        groups.setdefault((v.claim.text, v.claim.attribute, v.claim.subject or ""), []).append(v.claim.claim_id)
+    return {cid: [o for o in ids if o != cid] for ids in groups.values() if len(ids) > 1 for cid in ids}
