@@ -125,8 +125,8 @@ def highlights(page: sync_api.Page, key: str) -> str:
 
 def assert_markdown_rendered(page: sync_api.Page, out: Path) -> None:
     article = page.locator("#article")
-    expect(article.locator("h1")).to_have_text("两张数据中心显卡")
-    expect(article.locator("h2")).to_have_text("参数表")
+    expect(article.locator("h2.level-1")).to_have_text("两张数据中心显卡")  # under the page's <h1>
+    expect(article.locator("h3.level-2")).to_have_text("参数表")
     expect(article.locator("table th")).to_have_text(["型号", "说明"])
     expect(article.locator("table tbody tr")).to_have_count(2)
     expect(article.locator("p strong")).to_have_text("32GB显存")
@@ -166,7 +166,8 @@ def test_markdown_article_is_rendered_with_its_highlights(page: sync_api.Page, o
 def test_html_article_is_rendered_with_its_highlights(page: sync_api.Page, out: Path) -> None:
     page.goto((out / f"{safe_name('card.html')}.html").as_uri())
     article = page.locator("#article")
-    expect(article.locator("h1")).to_have_text("推理卡简评")
+    expect(article.locator("h2.level-1")).to_have_text("推理卡简评")
+    expect(page.locator("h1")).to_have_count(1)
     expect(article.locator("li")).to_have_text("T4配备16GB GDDR6显存")
     expect(article.locator("table td")).to_have_text(["A100", "A100采用Hopper架构"])
     assert "|" not in article.inner_text() and "导航" not in article.inner_text()

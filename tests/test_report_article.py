@@ -91,9 +91,10 @@ def _at(text: str, needle: str, nth: int = 0) -> int:
 # fmt: off
 # (Markdown source, the claim's text, which occurrence, what its marks show, the element the first mark is in)
 MARKDOWN = [
-    ("# 标题里的80GB\n", "80GB", 0, "80GB", "h1"),
-    ("标题80GB\n===\n", "80GB", 0, "80GB", "h1"),
-    ("## 标题 80GB ##\n", "80GB", 0, "80GB", "h2"),
+    ("# 标题里的80GB\n", "80GB", 0, "80GB", "h2"),  # under the page's <h1>: one level down
+    ("标题80GB\n===\n", "80GB", 0, "80GB", "h2"),
+    ("## 标题 80GB ##\n", "80GB", 0, "80GB", "h3"),
+    ("###### 六级 80GB\n", "80GB", 0, "80GB", "h6"),
     ("正文**80GB**显存\n", "80GB", 0, "80GB", "strong"),
     ("正文 __80GB__ 显存\n", "80GB", 0, "80GB", "strong"),
     ("正文__80GB__显存\n", "80GB", 0, "80GB", "p"),  # no emphasis inside a word: the underscores are text
@@ -151,7 +152,7 @@ def test_markdown_highlight_sits_on_the_stated_text(source: str, needle: str, nt
 HTML = [
     ("<p>正文<b>80GB</b>显存</p>", "80GB", "80GB", "strong"),
     ("<p>正文<i>80</i>GB</p>", "80GB", "80GB", "em"),
-    ("<h2>标题 80GB</h2><p>正文</p>", "80GB", "80GB", "h2"),
+    ("<h2>标题 80GB</h2><p>正文</p>", "80GB", "80GB", "h3"),
     ("<ul><li>甲 80GB</li><li>乙</li></ul>", "80GB", "80GB", "li"),
     ("<table><tr><th>型号</th><th>显存</th></tr><tr><td>A100</td><td>80GB</td></tr></table>", "80GB", "80GB", "td"),
     ("<table><caption>表 80GB</caption><tr><td>甲</td></tr></table>", "80GB", "80GB", "p"),

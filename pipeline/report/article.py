@@ -22,7 +22,8 @@ from .layout import Close, Event, Open, Text, Void, Words, html_layout_events, m
 from .marks import Segment, _escape, segments
 from .tables import ClaimView
 
-RENDERED = frozenset({"md", "html"})  # formats shown as published; plain text keeps its lines as written
+# The page's <h1> is the document's title: an article's headings go one level down (h6 stays h6).
+_HEADING = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5", "h5": "h6", "h6": "h6"}
 
 
 class _Piece(NamedTuple):
@@ -67,9 +68,12 @@ def render_article(text: str, events: Sequence[Event], views: Sequence[ClaimView
                 k += 1
         elif isinstance(ev, Open):
             attrs = "".join(f' {name}="{e(value)}"' for name, value in ev.attrs)
-            add(f"<{ev.tag}{attrs}>")
+            if ev.tag in _HEADING:  # the article's headings under the page's one <h1>, styled by their own level
+                add(f'<{_HEADING[ev.tag]} class="level-{ev.tag[1]}"{attrs}>')
+            else:
+                add(f"<{ev.tag}{attrs}>")
         elif isinstance(ev, Close):
-            add(f"</{ev.tag}>")
+            add(f"</{_HEADING.get(ev.tag, ev.tag)}>")
         elif isinstance(ev, Void):
             add(f"<{ev.tag}>")
         elif isinstance(ev, Words):
