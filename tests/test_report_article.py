@@ -389,3 +389,30 @@ def test_any_markdown_renders_well_nested_with_every_claim_placed_once(text: str
         marked = iter(text[c.start:c.end])
         assert all(ch in marked for ch in "".join(m.text for m in page.covering(c.claim_id))
                    if ch not in "&<>\"'")
+
+
+TAGS = {"p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code", "strong", "em", "s", "sub",
+        "sup", "a", "span", "div", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th", "td", "br", "hr", "mark",
+        "details", "summary"}
+ATTRS = {"class", "href", "rel", "target", "id", "data-owner", "data-claims", "tabindex", "title", "start"}
+HOSTILE_HTML = ('<p onclick="x()" style="color:red" class="evil">甲<img src=x onerror="x()"><script>x()</script>'
+                '<a href="javascript:x()" onmouseover="x()">乙</a><iframe src="https://e.com"></iframe>'
+                '<b style="x">80GB</b></p><form action="https://e.com"><input value="丙"></form>')
+HOSTILE_MD = ('# 标题<script>x()</script>\n\n<img src=x onerror="x()">正文 **80GB**\n\n'
+              '[链接](javascript:x()) ![图](https://e.com/a.png) <a href="https://e.com" onclick="x()">丁</a>\n')
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_article_markup_is_ours_only(fmt: str) -> None:
+    raw = HOSTILE_HTML.encode() if fmt == "html" else None
+    layout = html_layout(raw) if raw else None
+    text = layout.text if layout else HOSTILE_MD
+    start = text.index("80GB")
+    page = render(fmt, text, [claim(text, start, start + 4, "k1")], raw)
+    assert {t for t, _ in page.tags} <= TAGS
+    assert {a for _, attrs in page.tags for a in attrs} <= ATTRS
+    assert all((attrs.get("href") or "https://").startswith("https://") for _, attrs in page.tags)
+    assert [c for _, attrs in page.tags if (c := attrs.get("class")) and "evil" in c] == []
+    assert "".join(m.text for m in page.covering("k1")) == "80GB"
+    if fmt == "md":  # the article's markup shows as text
+        assert "<script>x()</script>" in "".join(page.shown) and '<img src=x onerror="x()">' in "".join(page.shown)
