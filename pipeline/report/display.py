@@ -130,6 +130,9 @@ class Display:
 
     names: Callable[[str], str] | None = None  # reference id -> display name (Reference.name)
     traditional: bool = False
+    # False for an HTML article: the claims' lines are lines of the text ingest extracted, which no editor sees
+    # (the page shows the article rendered, and its source's lines are another count), so no line is given
+    lines: bool = True
 
     def name(self, ref_id: str | None) -> str | None:
         """The display name of a product, series, vendor or term; None when the reference does not know it."""

@@ -133,7 +133,8 @@ def report_verdict(result: DocumentResult) -> str:
 
 def display_for(result: DocumentResult, names: Callable[[str], str] | None = None) -> Display:
     """The display context of a document: reference names, and Traditional when the article is written so."""
-    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]))
+    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]),
+                   lines=result.format != "html")
 
 
 def detail_zh(detail: str | None) -> str | None:

@@ -207,6 +207,18 @@ def article_text(result: DocumentResult) -> tuple[str | None, str]:
         return None, "原文无法按 UTF-8 读出，下面只列出论断。"
 
 
+def html_source(result: DocumentResult) -> bytes | None:
+    """An HTML article's file, which its page is rendered from, when it is still the one analysed; else None (the
+    page shows the text as extracted)."""
+    if result.format != "html":
+        return None
+    try:
+        raw = Path(result.path).read_bytes()
+    except OSError:
+        return None
+    return raw if hashlib.sha256(raw).hexdigest() == result.sha256 else None
+
+
 def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | None:
     """The article page of a current document, or None."""
     stored = store.document(doc_id)
@@ -217,7 +229,7 @@ def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | N
         return None
     result = attach_reviews(result, store.decisions())
     text, problem = article_text(result)
-    context = document_context(result, text or "", display_for(result, names))
+    context = document_context(result, text or "", display_for(result, names), html_source=html_source(result))
     flagged = [*context["flagged"], *context["closed"]]
     context.update(
         app=True,
