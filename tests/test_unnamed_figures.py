@@ -3,7 +3,8 @@ memory bandwidth (unless the sentence speaks of a link, a transfer or a CPU's me
 under a card is the card's power; a bare number labelled with a number format is a throughput; a precision before a
 word that names none ("FP8精度下AI算力") is the figure's; English ordinals of generations (4th 代); the items of a
 bracket after a name; 新增 as an introduction; a memory type as the cue of a bus width; a question mark glued to a
-figure (a character a page could not encode) is a space. Texts written for the tests."""
+figure (a character a page could not encode) is a space; a ratio right after a figure compares that figure. Texts
+written for the tests."""
 
 from __future__ import annotations
 
@@ -47,6 +48,13 @@ CASES = [
     # lost characters read as question marks
     ("H100基于?Hopper架构，显存带宽为?3.35TB/s。", "t.txt",
      [("Hopper", "architecture", "nvidia_h100", P, S), ("3.35TB/s", "memory_bandwidth", "nvidia_h100", P, S)]),
+    # a ratio right after a figure compares that figure
+    ("T4的数据吞吐能力为320GB/s，是V100的1.5倍。", "t.txt",
+     [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S), ("是V100的1.5倍", "ratio", "nvidia_t4", P, C)]),
+    ("T4的数据吞吐能力为320GB/s，约为V100的三分之一。", "t.txt",
+     [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S), ("约为V100的三分之一", "ratio", "nvidia_t4", P, S)]),
+    ("L4的显存为24GB，比T4多50%。", "t.txt",
+     [("24GB", "memory_size", "nvidia_l4", P, S), ("比T4多50%", "ratio", "nvidia_l4", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),
