@@ -75,6 +75,13 @@ CASES = [
       ("第三代Tensor Core", "tensor_cores", "nvidia_h100", P, S), ("Ampere", "architecture", "nvidia_a100", P, S),
       ("第三代Tensor Core", "generation", "nvidia_a100", P, S),
       ("第三代Tensor Core", "tensor_cores", "nvidia_a100", P, S)]),
+    # a host interface alone on a spec line is the line's card's; with no card it is recorded, never judged
+    ("- L4\n- PCIe 4.0 x16\n", "t.md", [("PCIe 4.0 x16", "interface", "nvidia_l4", P, S)]),
+    ("支持PCIe 5.0 x16。", "t.txt", [("PCIe 5.0 x16", "interface", "", P, U)]),
+    ("PCIe 5.0的带宽是PCIe 4.0的两倍。", "t.txt", []),
+    # a generation with no owner: recorded (control: its card named)
+    ("第三代Tensor Core带来了TF32。", "t.txt", [("第三代Tensor Core", "generation", "", P, U)]),
+    ("H100采用第四代NVLink。", "t.txt", [("第四代NVLink", "generation", "nvidia_h100", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),
