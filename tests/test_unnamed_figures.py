@@ -82,6 +82,13 @@ CASES = [
     # a generation with no owner: recorded (control: its card named)
     ("第三代Tensor Core带来了TF32。", "t.txt", [("第三代Tensor Core", "generation", "", P, U)]),
     ("H100采用第四代NVLink。", "t.txt", [("第四代NVLink", "generation", "nvidia_h100", P, S)]),
+    # a label/value table whose model row names the card: the rows after it are that card's (介面 is 接口)
+    ("| 項目 | 規格 |\n|---|---|\n| 型號 | Tesla T4 |\n| 显存 | 16GB |\n| 介面 | PCIe 3.0 x16 |\n", "t.md",
+     [("16GB", "memory_size", "nvidia_t4", P, S), ("PCIe 3.0 x16", "interface", "nvidia_t4", P, S)]),
+    ("| 型号 | 显存 |\n|---|---|\n| A100 | 40GB |\n| H100 | 80GB |\n", "t.md",
+     [("40GB", "memory_size", "nvidia_a100", P, S), ("80GB", "memory_size", "nvidia_h100", P, S)]),
+    # a card followed by 有/拥有 owns the figure
+    ("训练时显存很关键;L4 有 24GB,够用。", "t.txt", [("24GB", "memory_size", "nvidia_l4", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -117,6 +117,7 @@ def _table(doc: Document, seg: Segmented, table: Table, ref: Reference, state: D
             index += 1
             for d in sentence_drafts(text, mentions, state, ref):
                 claims.extend(_finish(doc, sent, d, speculative=state.speculative or _speculative(text, d)))
+            update_topic(text, mentions, state)  # "| 型号 | Tesla T4 |": the rows after it are that card's
     return _cells_as_sentences(doc, seg, table, ref, state, claims, first, index, left_alone)
 
 

@@ -605,6 +605,9 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
     return None, None
 
 
+_OWN_VALUE = frozenset({"的", "有", "拥有", "配备", "配有", "搭载", "具有", "具备"})
+
+
 def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     """'T4的16GB', 'RTX 3090的350W', 'H200 SXM：141GB': a model's own figure (a colon only after the clause's one
     card: not "H100 vs A100：80GB vs 40GB")."""
@@ -612,8 +615,9 @@ def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
         if m.kind not in SUBJECT_KINDS:
             continue
         between = text[m.end:q.start].replace(m.variant or "", "").strip()
-        if between == "的" or (between == "(" and q.kind in ("rate", "power") and re.match(r"\s*\)", text[q.end:])):
-            return True  # "H100的3.35TB/s", "L20(864 GB/s)"
+        if between in _OWN_VALUE or (between == "(" and q.kind in ("rate", "power")
+                                     and re.match(r"\s*\)", text[q.end:])):
+            return True  # "H100的3.35TB/s", "H200有141GB", "L20(864 GB/s)"
         if between == ":":
             cs, _ce = cues.clause_bounds(text, m.start)
             return not any(o.kind in SUBJECT_KINDS and cs <= o.start < m.start for o in mentions)

@@ -212,7 +212,8 @@ def table_layout(table: Table, products: Callable[[Cell], Mention | None]) -> La
     key = max(range(len(named)), key=lambda k: (named[k], -k)) if named else 0
     row_subjects = [products(r[key]) if len(r) > key else None for r in table.rows]
     col_subjects = [products(c) for c in table.header[1:]]
-    by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2)
+    # "| 型号 | Tesla T4 |" in a two-column table of labels and values names the card the rows after it describe
+    by_row = sum(s is not None for s in row_subjects) >= max(1, len(table.rows) // 2) and not (width == 2 and key)
     by_col = sum(s is not None for s in col_subjects) >= max(1, len(col_subjects) // 2)
     return Layout(key, row_subjects, col_subjects, by_row, by_col)
 
