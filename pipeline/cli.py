@@ -45,16 +45,19 @@ def _mount_review() -> None:
 
 
 class _RunCommand(TyperCommand):
-    """``run``, whose own usage errors (``--workers -1``) end like any failed run: under --quiet as the JSON line."""
+    """``run``, whose own usage errors (``--workers -1``) end like any failed run: with the JSON line last (under
+    --quiet, the only output)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         quiet = any(a in ("--quiet", "-q") for a in args)
         try:
             return super().parse_args(ctx, args)
-        except Exception as e:  # click's UsageError (typer ships its own click): it has format_message
-            if not quiet or not hasattr(e, "format_message"):
+        except Exception as e:  # click's UsageError (typer ships its own click): it has format_message and show
+            if not hasattr(e, "format_message"):
                 raise
             code = getattr(e, "exit_code", 2)
+            if not quiet and hasattr(e, "show"):
+                e.show()  # the usage and the error, as click prints them
             typer.echo(_failure_line(code, e.format_message(), _now(), time.monotonic(), None), err=True)
             raise typer.Exit(code) from e
 

@@ -26,7 +26,7 @@ from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_
 from pipeline.errors import UsageError
 from pipeline.lexicon import labels as labels_module
 from pipeline.lexicon.labels import code_label, label, value_label
-from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Evidence, Qualifier, Status, Verdict
+from pipeline.records import RECORD_FIELDS, Check, Claim, DocumentResult, Evidence, Qualifier, Status, Verdict
 from pipeline.report import (
     claimreview_objects,
     safe_name,
@@ -499,10 +499,11 @@ def test_claims_csv(tmp_path: Path) -> None:
     raw = (tmp_path / "claims.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     frame = pd.read_csv(tmp_path / "claims.csv", encoding="utf-8-sig", dtype=str, keep_default_na=False)
-    assert list(frame.columns) == [*CONTRACT_FIELDS, "detail", "variant", "scope_detail", "run"]
+    assert list(frame.columns) == [*RECORD_FIELDS, "run"]
     assert len(frame) == len(claims) + 1
     row = frame.set_index("claim_id").loc["c08"]
-    assert (row["value"], row["attribute"], row["verdict"]) == ("350–700", "tdp", "unverifiable")
+    assert (row["value"], row["value_low"], row["value_high"], row["attribute"], row["verdict"]) == \
+        ("", "350", "700", "tdp", "unverifiable")
     assert frame.set_index("claim_id").loc["c01", "sentence"] == claims[0].sentence
     assert frame.set_index("claim_id").loc["c99", "doc_id"] == "007"  # stays text
     assert frame.set_index("claim_id").loc["c99", "text"] == "'=HYPERLINK(1)"  # no formula

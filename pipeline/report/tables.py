@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from ..atomic import atomic_open
 from ..knowledge.reference import ATTRIBUTE_ZH
 from ..lexicon.labels import label, labels, value_label
-from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from ..records import RECORD_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from ..state.decisions import CLOSED_STATUSES
 from .display import Display, in_written_unit, is_traditional
 from .paths import safe_name
@@ -427,11 +427,7 @@ def _cell(value: Any) -> Any:
         return value
     if value is None or type(value) is int:
         return value
-    if isinstance(value, (list, tuple)):
-        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
-            return "–".join(format_number(x) for x in value)
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Mapping):
+    if isinstance(value, (list, tuple, Mapping)):  # not a claim field (ranges have value_low and value_high)
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         try:
@@ -471,7 +467,7 @@ def csv_rows(records: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> st
 
 
 def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
-    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, contract columns first.
+    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, the records' columns in their order.
 
     Streams: one pass collects the extra column names, a second writes the rows, so memory stays flat.
 
@@ -480,8 +476,8 @@ def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
     """
     extra: dict[str, None] = {}
     for obj in _claim_records(claims_jsonl):
-        extra.update((k, None) for k in obj if k not in CONTRACT_FIELDS)
-    columns = [*CONTRACT_FIELDS, *extra]
+        extra.update((k, None) for k in obj if k not in RECORD_FIELDS)
+    columns = [*RECORD_FIELDS, *extra]
     with atomic_open(Path(csv_path), encoding="utf-8-sig") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(columns)

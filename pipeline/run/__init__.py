@@ -56,7 +56,7 @@ class RunSummary:
     claims: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)  # unverifiable claims by reason
-    flagged_new: int = 0
+    flagged_new: int = 0  # open flags in new or changed documents (of every flag verdict)
     other_files: int = 0  # files of other types in the corpus, not read
     outside_links: int = 0  # symbolic links leaving the corpus, not followed
     special_files: int = 0  # FIFOs, sockets, devices, broken links and link loops, not read
@@ -225,7 +225,7 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     summary.skipped, summary.errors = writer.skipped, writer.errors
     summary.claims, summary.verdicts, summary.reasons = writer.claims, dict(writer.verdicts), dict(writer.reasons)
     summary.flagged_new = writer.flagged_new
-    summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
+    summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if writer.failing_new
                          else EXIT_OK)
     summary.finished = now()
     writer.finish_index(_run_info(summary))

@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..knowledge.reference import Reference
-from ..records import DocumentResult, Status
+from ..records import DocumentResult, Status, Verdict
 from ..state.decisions import Decision, attach_reviews
 
 if TYPE_CHECKING:
     from ..report.tables import DocRow
+
+
+FLAG_VERDICTS = frozenset(v.value for v in Verdict if v.is_flag)
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class DocumentOutput:
     verdicts: tuple[tuple[str, int], ...]  # in the order they first appear (the marker keeps it); claims are checked
     reasons: tuple[tuple[str, int], ...]  # unverifiable claims by reason
     claims: int
-    flagged_new: int  # open flags of a fresh document whose verdict is in --fail-on
+    flagged_new: int  # open flags of a fresh document (every run counts them)
+    failing_new: int = 0  # those whose verdict is in --fail-on (exit 3)
     state: Any = None  # store.PreparedResult, when the state is to save this document
     reports: tuple[tuple[str, str, int], ...] = ()  # (name, sha256, size) of its report files, as on disk
 
@@ -149,8 +153,8 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     own = [line[:line.rindex(', "review_status": ')] + "}" for line in lines]
     verdicts = Counter(d["verdict"] for d in records)
     reasons = Counter(d["reason"] for d in records if d.get("reason"))
-    flagged_new = sum(1 for d in records if d["verdict"] in ctx.fail_on and d["review_status"] == "open") \
-        if fresh else 0
+    new_flags = [d["verdict"] for d in records if d["verdict"] in FLAG_VERDICTS and d["review_status"] == "open"] \
+        if fresh else []
     # an error or skipped document has no claims whose offsets need its length
     length = len(text) if r.claims else 0
     views = claim_views(r.claims, text, display) if display is not None else []  # for the pages and the reviews
@@ -184,7 +188,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         document_jsonl=_line(r.to_dict()),
         claimreview_jsonl=review_lines, claims_csv=claims_csv,
         checks=checks, verdicts=tuple(verdicts.items()), reasons=tuple(reasons.items()), claims=len(records),
-        flagged_new=flagged_new,
+        flagged_new=len(new_flags), failing_new=sum(1 for v in new_flags if v in ctx.fail_on),
         state=prepare_result(result, pipeline_version(result, ctx), own) if (fresh if save is None else save)
         and ctx.state else None,
         reports=reports)
@@ -210,12 +214,10 @@ def _line(obj: Any) -> str:
 
 
 def _csv_columns() -> tuple[str, ...]:
-    """claims.csv's columns: the contract's, then the other keys of a claims.jsonl record, in their order."""
-    from ..records import CONTRACT_FIELDS, Claim
+    """claims.csv's columns: a claims.jsonl record's keys, in their order (the review status last)."""
+    from ..records import RECORD_FIELDS
 
-    record = Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict()
-    return (*CONTRACT_FIELDS, *(k for k in record if k not in CONTRACT_FIELDS), "review_status")
+    return (*RECORD_FIELDS, "review_status")
 
 
 CSV_COLUMNS = _csv_columns()
-

@@ -25,7 +25,7 @@ from typing import Any
 from .. import __version__
 from ..config import Config
 from ..knowledge.reference import Reference
-from ..records import CONTRACT_FIELDS, Status
+from ..records import Status
 from ..report import manifest
 from ..report.paths import safe_name
 from ..report.tables import csv_header
@@ -61,7 +61,7 @@ class Outputs:
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()  # why claims are unverifiable
-        self.claims = self.skipped = self.errors = self.flagged_new = 0
+        self.claims = self.skipped = self.errors = self.flagged_new = self.failing_new = 0
         self.decisions = store.decisions() if store else {}
         self.date = now()[:10]
         self.claims_hash = hashlib.sha256()
@@ -118,6 +118,7 @@ class Outputs:
             self.verdicts[verdict] += n
         self.reasons.update(dict(o.reasons))
         self.flagged_new += o.flagged_new
+        self.failing_new += o.failing_new
         self.claims += o.claims
         self.contents.append((o.doc_id, o.sha256))
         self.skipped += o.status is Status.SKIPPED
@@ -138,7 +139,7 @@ class Outputs:
         self._check(self.validator.finish())
         self.index["_claims_sha256"] = self.claims_hash.hexdigest()
         if not self.csv_rows:
-            self.csv.write(csv_header(CONTRACT_FIELDS))
+            self.csv.write(csv_header(CSV_COLUMNS))
         written = self.csv.digest()
         if manifest.digest(self.out, "claims.csv") != written:
             self.csv.commit()
