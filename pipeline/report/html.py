@@ -22,6 +22,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from ..lexicon.labels import doc_message
 from ..records import DocumentResult
 from .display import Display
 from .tables import (
@@ -55,6 +56,7 @@ def _env() -> Environment:
         auto_reload=False,  # the templates are the package's own: no stat of every template at every render
     )
     env.globals["claim_item"] = claim_item
+    env.filters["doc_message"] = doc_message  # a document's status message (English, for logs) for editors
     return env
 
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..lexicon.labels import doc_message
 from ..records import DocumentResult, Status
 from .display import Display
 from .tables import (
@@ -121,7 +122,7 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     out.append(f"- 结论：**{report_verdict(result)}**")
     if result.status is not Status.OK:
         status = STATUS_ZH.get(result.status.value, "未检查")
-        out.append(f"- 状态：{status}" + (f"：{md_text(result.message)}" if result.message else ""))
+        out.append(f"- 状态：{status}" + (f"：{md_text(doc_message(result.message))}" if result.message else ""))
         return "\n".join([*out, "", "本文未完成核查，没有核查结果。", ""])
     raised = [v for v in views if v.is_flag and not v.is_closed]
     closed = [v for v in views if v.is_closed]
@@ -189,7 +190,7 @@ def summary_markdown(
     out += ["", f"| # | 文档 | 结论 | 待处理 | 需修改 | {verdict_cols} | 状态 |",
             "|---:|---|---|---:|---:|" + "---:|" * len(VERDICT_KEYS) + "---|"]
     for n, row in enumerate(rows, 1):
-        status = row.status_zh + (f"：{md_text(row.result.message)}" if row.result.message else "")
+        status = row.status_zh + (f"：{md_text(doc_message(row.result.message))}" if row.result.message else "")
         counts = " | ".join(str(row.counts.get(k, 0)) for k in VERDICT_KEYS)
         out.append(f"| {n} | {_doc_cell(row)} | {row.verdict} | {row.pending} | {row.open_flags} | "
                    f"{counts} | {status} |")

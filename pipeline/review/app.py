@@ -29,7 +29,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import StorageError, UsageError
-from ..lexicon.labels import labels
+from ..lexicon.labels import api_error, http_error, labels
 from ..report.html import TEMPLATES, environment
 from ..state.decisions import REVIEW_STATUSES
 from ..state.store import Store
@@ -92,9 +92,9 @@ def client_of(scope: Scope) -> str:
 def too_many(api: bool, wait: float) -> Response:
     headers = {"Retry-After": str(max(1, math.ceil(wait)))}
     if api:
-        response: Response = json_error(429, "too many wrong tokens from this address: wait and try again")
+        response: Response = json_error(429, api_error("throttled"))
     else:
-        response = login_page(429, "尝试次数过多，请稍后再试。")
+        response = login_page(429, api_error("login_throttled"))
     response.headers.update(headers)
     return response
 
@@ -132,31 +132,32 @@ class Guard:
         """The response that refuses the request, or the identity it may proceed as."""
         host = parse_host(headers.get("host", ""))
         if host is None:
-            message = "the Host header must be a host name or address and an optional port"
+            message = api_error("bad_host")
             return json_error(400, message) if api else html_error(400, message)
         allowed = self.config.allowed_hosts
         if allowed is not None and host not in allowed:
-            message = "this app answers only at its loopback address (http://127.0.0.1:PORT/)"
+            message = api_error("not_loopback")
             return json_error(421, message) if api else html_error(421, message)
         identity = identify(self.config.auth, headers)
         login_post = method == "POST" and path == "/login"
         if identity.user is None and not login_post:
-            message = "a token is required: send Authorization: Bearer TOKEN, or log in"
-            return json_error(401, message) if api else login_page(401, "请输入你的令牌登录。", path)
+            message = api_error("token_required")
+            return json_error(401, message) if api else login_page(401, api_error("login_prompt"), path)
         reason = cross_site(method, headers)
         if reason:
-            return json_error(403, reason) if api else html_error(403, "跨站请求被拒绝。", identity)
+            return json_error(403, api_error("cross_site"), detail=reason) if api else \
+                html_error(403, api_error("cross_site"), identity)
         if method in UNSAFE_METHODS and not login_post:
             # logging out is a plain form post (no script to add the token); its Origin was checked above
             if path != "/logout" and not csrf_ok(identity, headers):
-                message = "missing or wrong X-CSRF-Token: reload the page"
-                return json_error(403, message) if api else html_error(403, "请刷新页面后重试。", identity)
+                message = api_error("csrf")
+                return json_error(403, message) if api else html_error(403, message, identity)
             user = identity.user
             if user is not None and not user.can_write and path != "/logout":
-                return json_error(403, f"{user.name} is a viewer and cannot change anything")
+                return json_error(403, api_error("viewer", name=user.name))
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
             if api and kind != "application/json":
-                return json_error(415, "send the body as JSON (Content-Type: application/json)")
+                return json_error(415, api_error("json_only"))
         return identity
 
 
@@ -256,7 +257,7 @@ async def api_claim(request: Request) -> JSONResponse:
     names = _config(request).names
     found = await _in_store(request, lambda store: store.claim(claim_id))
     if found is None:
-        return json_error(404, f"unknown claim id {claim_id!r}", claim_id=claim_id)
+        return json_error(404, api_error("unknown_claim", claim_id=claim_id), claim_id=claim_id)
     return JSONResponse(views.api_claim(found, names))
 
 
@@ -266,7 +267,7 @@ async def api_decision(request: Request) -> JSONResponse:
     data = await _json_body(request)
     status = data.get("status")
     if status not in REVIEW_STATUSES:
-        return json_error(400, f"status must be one of {', '.join(REVIEW_STATUSES)}")
+        return json_error(400, api_error("bad_status", statuses="、".join(REVIEW_STATUSES)))
     note, correction = _text(data, "note"), _text(data, "correction")
     user = _user(request)
     names = _config(request).names
@@ -280,7 +281,7 @@ async def api_decision(request: Request) -> JSONResponse:
 
     updated = await _in_store(request, work)
     if updated is None:
-        return json_error(404, f"unknown claim id {claim_id!r}", claim_id=claim_id)
+        return json_error(404, api_error("unknown_claim", claim_id=claim_id), claim_id=claim_id)
     return JSONResponse(views.api_claim(updated, names))
 
 
@@ -304,7 +305,7 @@ async def api_assign(request: Request) -> JSONResponse:
 
     record = await _in_store(request, work)
     if record is None:
-        return json_error(404, f"unknown document {doc_id!r}", doc_id=doc_id)
+        return json_error(404, api_error("unknown_document", doc_id=doc_id), doc_id=doc_id)
     return JSONResponse({k: record[k] for k in ("doc_id", "assignee", "user", "at")})
 
 
@@ -314,7 +315,7 @@ async def api_me(request: Request) -> JSONResponse:
 
 
 async def api_unknown(request: Request) -> JSONResponse:
-    return json_error(404, f"no API at {request.url.path}; see README, section Reviewing")
+    return json_error(404, api_error("no_api", path=request.url.path))
 
 
 # ---- pages --------------------------------------------------------------------------------------
@@ -333,7 +334,7 @@ async def document_page(request: Request) -> HTMLResponse:
     names = _config(request).names
     context = await _in_store(request, lambda store: views.document_page(store, names, doc_id))
     if context is None:
-        return html_error(404, "没有这篇文档（可能已删除或改名）。", _identity(request))
+        return html_error(404, api_error("no_document"), _identity(request))
     user = _user(request)
     return render("app_document.html.j2", **context, **_page_context(request), can_write=user.can_write)
 
@@ -360,7 +361,7 @@ async def login(request: Request) -> Response:
     if opened is None:
         auth.throttle.failed(client, auth.clock())
         await asyncio.sleep(auth.throttle.delay)
-        return login_page(401, "令牌不对，请重试。", next_path)
+        return login_page(401, api_error("login_wrong"), next_path)
     sid, _session = opened
     response = RedirectResponse(next_path, 303)
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict", path="/",
@@ -419,23 +420,23 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
     if request.url.path.startswith("/api/"):
-        return json_error(status, str(detail))
+        return json_error(status, http_error(status), detail=str(detail))
     identity = request.scope.get("state", {}).get("identity")
-    return html_error(status, "页面不存在。" if status == 404 else str(detail), identity)
+    return html_error(status, http_error(status), identity)
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:
     """The state could not be written (a full or read-only disk): 503, and the journal replayed next time."""
     request.app.state.replay = True
     if request.url.path.startswith("/api/"):
-        return json_error(503, str(exc))
-    return html_error(503, str(exc), request.scope.get("state", {}).get("identity"))
+        return json_error(503, api_error("storage"), detail=str(exc))
+    return html_error(503, api_error("storage"), request.scope.get("state", {}).get("identity"))
 
 
 async def on_usage_error(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
-        return json_error(400, str(exc))
-    return html_error(400, str(exc), request.scope.get("state", {}).get("identity"))
+        return json_error(400, api_error("bad_request"), detail=str(exc))
+    return html_error(400, api_error("bad_request"), request.scope.get("state", {}).get("identity"))
 
 
 def create_app(config: AppConfig) -> ASGIApp:
