@@ -821,7 +821,7 @@ def test_decided_flags_look_different_and_leave_the_count() -> None:
     items = {a["data-key"]: a["class"] for t, a in page.tags if t == "li" and a.get("data-key")}
     assert "closed" in items["c07"].split() and "closed" not in items["c01"].split()  # dismissed vs accepted
     assert "closed" in next(a["class"] for a, _ in page.marks if a["data-owner"] == "c07").split()
-    assert "需要修改（<span data-role=\"count-raised\">3</span>）" in html
+    assert "需修改（<span data-role=\"count-raised\">3</span>）" in html
     assert "已处理（<span data-role=\"count-closed\">1</span>）" in html
 
 

@@ -66,6 +66,9 @@ def message(key: str, **words: object) -> str:
     return template.format(**words)
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
 @lru_cache(maxsize=1)
 def _doc_messages() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(key, re.DOTALL), zh) for key, zh in labels("doc_message").items())
@@ -75,14 +78,18 @@ def _doc_messages() -> tuple[tuple[re.Pattern[str], str], ...]:
 def doc_message(message: str) -> str:
     """A document's status message (English, for the logs: ``DocumentResult.message``) as editors read it: the
     template of the first ``doc_message`` row whose expression matches it whole, filled with its named groups;
-    "" for no message. The last row matches anything, so no English reaches a page."""
+    "" for no message. A message no row matches is shown as it is when it has no Latin word (it is Chinese
+    already), else as the last row says, so no English reaches a page."""
     if not message:
         return ""
-    for pattern, zh in _doc_messages():
+    rows = _doc_messages()
+    for pattern, zh in rows[:-1]:
         m = pattern.fullmatch(message)
         if m:
             return zh.format(**m.groupdict())
-    return ""
+    if not _LATIN_WORD.search(message):  # already in editors' words
+        return message
+    return rows[-1][1]
 
 
 def api_error(key: str, **words: object) -> str:

@@ -217,20 +217,21 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     if flag:
         add(f'    <dt>审核</dt><dd class="review r-{e(v.review_status)}" data-role="review">{e(v.review_zh)}')
         if review and (review.editor or review.decided_at):
-            add(f"（{e('，'.join(x for x in (review.editor, review.decided_at) if x))}）")
+            add(f"（{e('，'.join(x for x in (review.editor, v.decided_zh) if x))}）")
         if review and review.note:
             add(f"：{e(review.note)}")
         add("</dd>\n")
         hidden = "" if review and review.correction else " hidden"
         add(f'    <dt{hidden} data-role="correction-label">更正</dt><dd{hidden} data-role="correction">'
             f"{e(review.correction) if review and review.correction else ''}</dd>\n")
-    add(f'  </dl>\n  <div class="cid">编号 <code>{claim_id}</code> <button type="button" class="copy" '
-        f'data-copy="{claim_id}" title="复制编号">复制</button>\n')
-    if flag and order is None:
+    # the claim id and the command line are for whoever uses the tools: folded away
+    add(f'  </dl>\n  <details class="cid"><summary>技术信息</summary>编号 <code>{claim_id}</code> '
+        f'<button type="button" class="copy" data-copy="{claim_id}" title="复制编号">复制</button>\n')
+    if flag and order is None and v.command:
         command = e(v.command)
         add(f'    <br>命令 <code>{command}</code> <button type="button" class="copy" data-copy="{command}" '
             'title="复制命令">复制</button>\n')
-    add("  </div>\n")
+    add("  </details>\n")
     add(actions)
     add("</li>")
     return Markup("".join(out))

@@ -80,7 +80,7 @@ def _review_line(v: ClaimView) -> str | None:
     r = v.review
     if r is None:
         return None
-    who = "，".join(md_text(x) for x in (r.editor, r.decided_at) if x)
+    who = "，".join(md_text(x) for x in (r.editor, v.decided_zh) if x)
     line = f"审核：{r.label}" + (f"（{who}）" if who else "")
     line += f"：{md_text(r.note)}" if r.note else ""
     return line + (f"；更正：{md_text(r.correction)}" if r.correction else "")
@@ -101,7 +101,8 @@ def _flag_item(n: int, v: ClaimView) -> list[str]:
     lines.append(f"- 来源：{md_source(v)}")
     if v.evidence_zh:
         lines.append(f"- 依据：{md_text(v.evidence_zh)}")
-    lines.append(f"- 编号：{md_code(v.claim.claim_id)}（{md_code(v.command)}）")
+    command = f"（{md_code(v.command)}）" if v.command else ""
+    lines.append(f"- 编号：{md_code(v.claim.claim_id)}{command}")
     review = _review_line(v)
     if review:
         lines.append(f"- {review}")
@@ -129,9 +130,9 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     pending = sum(1 for v in raised if v.review is None)
     out.append(f"- 统计：{_counts_line(result.counts())}")
     out.append(f"- 共 {len(views)} 条论断，需修改 {len(raised)} 条（其中待处理 {pending} 条），已处理 {len(closed)} 条")
-    out += ["", f"## 需要修改（{len(raised)}）", ""]
+    out += ["", f"## 需修改（{len(raised)}）", ""]
     if not raised:
-        out += ["没有需要修改的地方。", ""]
+        out += ["没有需修改的地方。", ""]
     for n, v in enumerate(raised, 1):
         out += _flag_item(n, v)
     if closed:

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import re
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -131,9 +132,12 @@ def report_verdict(result: DocumentResult) -> str:
     return replace(result, claims=standing).document_verdict()
 
 
-def display_for(result: DocumentResult, names: Callable[[str], str] | None = None) -> Display:
-    """The display context of a document: reference names, and Traditional when the article is written so."""
-    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]))
+def display_for(result: DocumentResult, names: Callable[[str], str] | None = None, *, timezone: str = "",
+                review_state: str | None = "") -> Display:
+    """The display context of a document: reference names, Traditional when the article is written so, the zone
+    times are shown in and the state a pasted review command needs (see ``Display``)."""
+    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]), timezone,
+                   review_state)
 
 
 def detail_zh(detail: str | None) -> str | None:
@@ -298,9 +302,19 @@ class ClaimView:
         return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
 
     @cached
-    def command(self) -> str:
-        """The `review` command that records a decision on this claim."""
-        return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名"
+    def decided_zh(self) -> str:
+        """When the decision was made, in the page's zone."""
+        return self.display.time(self.review.decided_at) if self.review else ""
+
+    @cached
+    def command(self) -> str | None:
+        """The `review` command that records a decision on this claim, as it works when pasted (with the run's
+        --state unless it is the default); None when the run kept no state."""
+        state = self.display.review_state
+        if state is None:
+            return None
+        where = f" --state {shlex.quote(state)}" if state else ""
+        return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名{where}"
 
     @cached
     def is_flag(self) -> bool:

@@ -60,6 +60,7 @@ class AppConfig:
     names: Callable[[str], str] | None = None
     allowed_hosts: frozenset[str] | None = None  # None: any Host (a users file guards the app)
     restored: int = 0  # decisions and assignments replayed from the journal when the app started
+    timezone: str = ""  # the zone pages show times in (an IANA name; "" the machine's own)
 
 
 # ---- responses ----------------------------------------------------------------------------------
@@ -246,7 +247,7 @@ async def api_claims(request: Request) -> JSONResponse:
                                  q=p.get("q") or None, attribute=p.get("attribute") or None,
                                  subject=p.get("subject") or None, evidence=p.get("evidence") or None,
                                  flagged_only=p.get("flagged") in ("1", "true"))
-        return [views.api_claim(r, names) for r in rows]
+        return [views.api_claim(r, names, _config(request).timezone) for r in rows]
 
     return JSONResponse(await _in_store(request, work))
 
@@ -257,8 +258,8 @@ async def api_claim(request: Request) -> JSONResponse:
     names = _config(request).names
     found = await _in_store(request, lambda store: store.claim(claim_id))
     if found is None:
-        return json_error(404, api_error("unknown_claim", claim_id=claim_id), claim_id=claim_id)
-    return JSONResponse(views.api_claim(found, names))
+        return json_error(404, api_error("unknown_claim", cid=claim_id), claim_id=claim_id)
+    return JSONResponse(views.api_claim(found, names, _config(request).timezone))
 
 
 async def api_decision(request: Request) -> JSONResponse:
@@ -281,8 +282,8 @@ async def api_decision(request: Request) -> JSONResponse:
 
     updated = await _in_store(request, work)
     if updated is None:
-        return json_error(404, api_error("unknown_claim", claim_id=claim_id), claim_id=claim_id)
-    return JSONResponse(views.api_claim(updated, names))
+        return json_error(404, api_error("unknown_claim", cid=claim_id), claim_id=claim_id)
+    return JSONResponse(views.api_claim(updated, names, _config(request).timezone))
 
 
 async def api_documents(request: Request) -> JSONResponse:
@@ -305,7 +306,7 @@ async def api_assign(request: Request) -> JSONResponse:
 
     record = await _in_store(request, work)
     if record is None:
-        return json_error(404, api_error("unknown_document", doc_id=doc_id), doc_id=doc_id)
+        return json_error(404, api_error("unknown_document", doc=doc_id), doc_id=doc_id)
     return JSONResponse({k: record[k] for k in ("doc_id", "assignee", "user", "at")})
 
 
@@ -324,15 +325,15 @@ async def api_unknown(request: Request) -> JSONResponse:
 async def queue_page(request: Request) -> HTMLResponse:
     filters = views.QueueFilters.from_query(request.query_params)
     names = _config(request).names
-    context = await _in_store(request, lambda store: views.queue(store, names, filters))
+    context = await _in_store(request, lambda store: views.queue(store, names, filters, _config(request).timezone))
     return render("app_queue.html.j2", **context, **_page_context(request),
                   href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#item-{key}" if key else ""))
 
 
 async def document_page(request: Request) -> HTMLResponse:
     doc_id = request.path_params["doc_id"]
-    names = _config(request).names
-    context = await _in_store(request, lambda store: views.document_page(store, names, doc_id))
+    names, zone = _config(request).names, _config(request).timezone
+    context = await _in_store(request, lambda store: views.document_page(store, names, doc_id, zone))
     if context is None:
         return html_error(404, api_error("no_document"), _identity(request))
     user = _user(request)

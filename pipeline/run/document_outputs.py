@@ -44,6 +44,8 @@ class RunContext:
     failure_version: str = ""  # the pipeline version a failed document is stored with
     follow_symlinks: bool = False  # the articles are read as the run reads them (see ingest.reading)
     max_output_bytes: int = 32 * 1024 * 1024  # a document whose outputs take more is an error document
+    timezone: str = ""  # the zone the pages show times in
+    review_state: str | None = ""  # the --state a pasted review command needs ("": the default; None: no state)
 
 
 @dataclass(frozen=True)
@@ -103,12 +105,14 @@ def source_text(result: DocumentResult, ctx: RunContext | None = None) -> str:
         return ""
 
 
-def report_fingerprint(r: DocumentResult, ref: Reference) -> str:
-    """Changes when anything shown in a document's report changes (content, reference, reviews, version, path)."""
+def report_fingerprint(r: DocumentResult, ref: Reference, ctx: RunContext | None = None) -> str:
+    """Changes when anything shown in a document's report changes (content, reference, reviews, version, path,
+    the zone of its times and the state its commands name)."""
     reviews = sorted((c.claim_id, json.dumps(c.extra.get("review"), sort_keys=True)) for c in r.claims
                      if "review" in c.extra)
+    shown = [ctx.timezone, ctx.review_state] if ctx is not None else []
     key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
-                      len(r.claims), r.path])
+                      len(r.claims), r.path, *shown])
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -131,12 +135,13 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
 
     r = attach_reviews(result, ctx.decisions)
     linked = r.status is Status.OK or bool(r.claims)
-    fingerprint = report_fingerprint(r, ref)
+    fingerprint = report_fingerprint(r, ref, ctx)
     current = old is not None and old.fingerprint == fingerprint and len(old.files) == 3 and \
         all(digest(ctx.out, name) == (sha, size) for name, sha, size in old.files)
     stale = linked and not current
     text = source_text(r, ctx) if (r.claims or stale) else ""
-    display = display_for(r, ref.name) if r.claims or stale else None
+    display = display_for(r, ref.name, timezone=ctx.timezone, review_state=ctx.review_state) \
+        if r.claims or stale else None
     records = []
     for c in r.claims:
         d = c.to_dict()

@@ -79,11 +79,12 @@ class Outputs:
         if exc[0] is not None:
             self.csv.__exit__(*exc)
 
-    def context(self, fail_on: frozenset[str], state: bool, failure_version: str) -> RunContext:
-        """What the workers need to make each document's outputs."""
+    def context(self, fail_on: frozenset[str], state: bool, failure_version: str,
+                review_state: str | None = "") -> RunContext:
+        """What the workers need to make each document's outputs (``review_state``: see RunContext)."""
         return RunContext(self.out, self.corpus, self.config.author, self.config.claimreview_url, self.date,
                           fail_on, self.decisions, state, failure_version, self.config.follow_symlinks,
-                          self.config.max_output_bytes)
+                          self.config.max_output_bytes, self.config.timezone, review_state if state else None)
 
     def previous(self, doc_id: str) -> Published | None:
         """The document's reports as the last complete run published them (None: it had none)."""
