@@ -198,8 +198,8 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
         f"{e(v.attribute_zh)}")
     if v.subject_name:
         add(f" · {e(v.subject_name)}")
-    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">「{e(claim.text)}」</div>\n'
-        "  <dl>\n")
+    quote = f"<code>{e(claim.text)}</code>" if claim.attribute == "code" else f"「{e(claim.text)}」"
+    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">{quote}</div>\n  <dl>\n')
     for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
                         ("原因", v.reason_zh), ("依据", v.evidence_zh)):
         if value:
