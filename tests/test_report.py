@@ -262,9 +262,13 @@ def parse(html: str) -> Page:
 
 
 def assert_inert(page: Page) -> None:
-    """Only our one inline script; no event handlers; only http(s) links."""
-    assert len(page.scripts) == 1 and page.scripts[0].lstrip().startswith("(function () {")
-    assert sum(1 for tag, _ in page.tags if tag == "script") == 1
+    """Only our one inline script (and, with a state, the review stamp beside the page); no event handlers; only
+    http(s) links."""
+    stamps = [a for tag, a in page.tags if tag == "script" and a.get("src") is not None]
+    assert all(a == {"src": "review-stamp.js"} for a in stamps) and len(stamps) <= 1
+    inline = [text for text in page.scripts if text]
+    assert len(inline) == 1 and inline[0].lstrip().startswith("(function () {")
+    assert len(page.scripts) == 1 + len(stamps)
     for tag, attrs in page.tags:
         assert not any(k.lower().startswith("on") for k in attrs), (tag, attrs)
         for k in ("href", "src", "action", "formaction"):
@@ -275,9 +279,10 @@ def assert_inert(page: Page) -> None:
     # The CSP allows exactly our script, by hash: a browser runs nothing else.
     csp = next(a["content"] or "" for t, a in page.tags
                if t == "meta" and a.get("http-equiv") == "Content-Security-Policy")
-    digest = base64.b64encode(hashlib.sha256(page.scripts[0].encode("utf-8")).digest()).decode()
+    digest = base64.b64encode(hashlib.sha256(inline[0].encode("utf-8")).digest()).decode()
     rules = dict(r.strip().split(" ", 1) for r in csp.split(";"))
-    assert rules["script-src"] == f"'sha256-{digest}'" and rules["default-src"] == "'none'"
+    assert rules["script-src"] == f"'sha256-{digest}'" + (" 'self'" if stamps else "")
+    assert rules["default-src"] == "'none'"
 
 
 def test_every_claim_is_a_mark_with_its_verdict_class() -> None:

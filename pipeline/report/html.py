@@ -36,6 +36,7 @@ from .tables import (
     DocRow,
     claim_views,
     display_for,
+    latest_decision,
     report_verdict,
     run_info_items,
 )
@@ -278,23 +279,30 @@ def render_document_html(result: DocumentResult, text: str, display: Display | N
                          views: Sequence[ClaimView] | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
     script, script_hash = _script("document.js.j2")
+    context = document_context(result, text, display, views)
+    shown = context["flagged"] + context["closed"] + context["others"]
     return _env().get_template("document.html.j2").render(
-        **document_context(result, text, display, views), script=script, script_hash=script_hash)
+        **context, script=script, script_hash=script_hash, stamp=(display or Display()).review_state is not None,
+        decided_at=latest_decision(v.claim for v in shown))
 
 
 def render_index_html(
-    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any], *, stamp: bool = False
 ) -> str:
     """index.html: every document, worst first, with client-side filters."""
-    return "".join(index_html_chunks(rows, totals, run_info))
+    return "".join(index_html_chunks(rows, totals, run_info, stamp=stamp))
 
 
 def index_html_chunks(
-    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any], *, stamp: bool = False
 ) -> Iterator[str]:
-    """``render_index_html`` piece by piece, so a page of a million rows is never one string in memory."""
+    """``render_index_html`` piece by piece, so a page of a million rows is never one string in memory.
+    ``stamp``: the run keeps a state, whose review stamp (review-stamp.js) the page reads to tell whether
+    decisions were made since it was written."""
     script, script_hash = _script("index.js.j2")
     return _env().get_template("index.html.j2").generate(
+        stamp=stamp,
+        decided_at=max((r.decided_at for r in rows), default=""),
         rows=rows,
         totals=totals,
         info=run_info_items(run_info),

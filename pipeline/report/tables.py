@@ -119,6 +119,11 @@ def is_open_flag(claim: Claim) -> bool:
     return review is None or review.status not in CLOSED_REVIEWS
 
 
+def latest_decision(claims: Iterable[Claim]) -> str:
+    """When the latest decision on these claims was made (UTC ISO), "" when none was."""
+    return max((r.decided_at for c in claims if (r := review_of(c)) is not None and r.decided_at), default="")
+
+
 def report_verdict(result: DocumentResult) -> str:
     """The document's verdict as the pages show it: like ``DocumentResult.document_verdict``, but flags an editor
     dismissed or corrected no longer count, and an article where nothing could be checked is 无可核实内容."""
@@ -375,6 +380,7 @@ class DocRow:
     html_name: str | None
     pending: int = 0  # flags no editor has decided on yet
     evidence: tuple[str, ...] = ()  # what the document's flags rest on (vendor, database)
+    decided_at: str = ""  # the document's latest decision when the line was made (UTC ISO; "" none)
 
     @property
     def severity(self) -> int:
@@ -397,7 +403,7 @@ def doc_row(r: DocumentResult, out_dir: Path, *, linked: bool | None = None) -> 
                              and c.check.verdict.is_flag and c.check.evidence is not None}))
     return DocRow(slim, report_verdict(r), r.counts(), r.flags, open_flags, state,
                   STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None,
-                  pending, evidence)
+                  pending, evidence, latest_decision(r.claims))
 
 
 def sort_rows(rows: list[DocRow]) -> list[DocRow]:
@@ -489,9 +495,11 @@ def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
         ValueError: a line of ``claims_jsonl`` is not a JSON object (the message names the line).
     """
     extra: dict[str, None] = {}
+    lines = 0
     for obj in _claim_records(claims_jsonl):
         extra.update((k, None) for k in obj if k not in RECORD_FIELDS)
-    columns = [*RECORD_FIELDS, *extra]
+        lines += 1
+    columns = [*RECORD_FIELDS, *extra] if lines else [*RECORD_FIELDS, "review_status"]  # no lines: a run's header
     with atomic_open(Path(csv_path), encoding="utf-8-sig") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(columns)

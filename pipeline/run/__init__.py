@@ -19,6 +19,7 @@ from ..errors import LockedError, RunFailed, UsageError, run_failed, storage_fai
 from ..knowledge.reference import Reference, load_reference
 from ..records import DocumentResult, Status
 from ..report.display import local_time, zone_offset
+from ..state.journal import STAMP
 from .document_outputs import DocumentOutput, Published, RunContext, render
 from .engine import check_dask, dask_map, file_sha256, local_map
 from .outputs import Outputs, now, run_key, unchanged_outputs
@@ -199,7 +200,8 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
         summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     writer = Outputs(out, ref, config, store, corpus)
-    writer.begin([i.doc_id for i in plan], ["segments.jsonl"] if config.write_segments else [])
+    writer.begin([i.doc_id for i in plan], [*(["segments.jsonl"] if config.write_segments else []),
+                                             *([STAMP] if store else [])])
     ctx = writer.context(opts.fail_on, state=store is not None, failure_version=_failure_version(config),
                          review_state=_review_state(opts, out))
     tasks = [(str(i.path), str(corpus), writer.previous(i.doc_id)) for i in plan if i.action == "process"]

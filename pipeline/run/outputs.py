@@ -63,6 +63,7 @@ class Outputs:
         self.reasons: Counter[str] = Counter()  # why claims are unverifiable
         self.claims = self.skipped = self.errors = self.flagged_new = self.failing_new = 0
         self.decisions = store.decisions() if store else {}
+        self.keeps_state = store is not None
         self.date = now()[:10]
         self.claims_hash = hashlib.sha256()
         self.contents: list[tuple[str, str]] = []  # (doc_id, sha256) of every document, for the run key
@@ -153,7 +154,14 @@ class Outputs:
         """index.html and summary.md, once the files they link to are in place."""
         from ..report import write_index
 
-        write_index(self.rows, self.out, run_info=run_info)
+        if self.keeps_state:  # the pages load it: write it first (see state.journal, "the review stamp")
+            from ..atomic import atomic_write_text
+            from ..state.journal import STAMP, stamp_script
+
+            atomic_write_text(self.out / STAMP, stamp_script({r.result.doc_id: r.decided_at for r in self.rows
+                                                              if r.decided_at}))
+            self.published(STAMP)
+        write_index(self.rows, self.out, run_info=run_info, stamp=self.keeps_state)
         for name in ("index.html", "summary.md"):
             self.published(name)
 
