@@ -1,6 +1,8 @@
 """Length-preserving text normalisation, so that offsets found on the normalised text are offsets into the source.
 
-Two steps, each character for character:
+Three steps, each character for character:
+- an ASCII question mark glued to a figure or a Latin word ("约?989 TFLOPS?FP8", "基于?Hopper"), as content farms
+  leave a space or a symbol they could not encode, is read as a space (never in a link: "page?id=3" stays);
 - NFKC where it maps one character to one character (full-width ８０ＧＢ -> 80GB, ideographic space -> space);
 - OpenCC Traditional -> Simplified (記憶體 -> 记忆体, 頻寬 -> 频宽); where OpenCC's phrase conversion changes the
   length, the text falls back to character-by-character conversion.
@@ -8,6 +10,7 @@ Two steps, each character for character:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -68,9 +71,27 @@ def fold_width(text: str) -> str:
     return text.translate(_WIDTH)
 
 
+# an ASCII "?" between a Han character, a letter or a digit and a letter or digit (or between a letter or digit and
+# a Han character): not a question, which Chinese text writes "？" or ends a clause with
+_LOST = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z0-9%])\?(?=[A-Za-z0-9~～])|(?<=[A-Za-z0-9])\?(?=[\u4e00-\u9fff])")
+_LINK = re.compile(r"(?:https?://|www\.)\S*$|[=&/]\S*$|\.[A-Za-z]{2,5}$")
+
+
+def lost_marks(text: str) -> str:
+    """``text`` with every lost character read as a question mark turned into a space (same length)."""
+    if "?" not in text or not _has_cjk(text):
+        return text  # an English text's question marks are its own
+    chars = list(text)
+    for m in _LOST.finditer(text):
+        token_start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        if not _LINK.search(text, token_start, m.start()):
+            chars[m.start()] = " "
+    return "".join(chars)
+
+
 def normalize(text: str) -> str:
     """The text every extractor reads: same length as ``text``, width-folded and simplified."""
-    out = to_simplified(fold_width(text))
+    out = to_simplified(fold_width(lost_marks(text)))
     assert len(out) == len(text)
     return out
 

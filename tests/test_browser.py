@@ -145,7 +145,7 @@ def test_index_links_to_the_document_page(page: sync_api.Page, reports: Path) ->
     page.goto(url(reports, "index.html"))
     page.locator("tbody tr", has_text="specs.md").get_by_role("link").click()
     expect(page).to_have_url(url(reports, doc_page("specs.md")))
-    expect(page.locator("h1")).to_have_text("显卡参数速览")
+    expect(page.locator("header h1")).to_have_text("显卡参数速览")
     expect(page.locator("#article")).to_contain_text("RTX 4090配备了32GB显存")
 
 

@@ -56,9 +56,9 @@ REASONS = {"unknown_attribute", "not_in_reference", "no_reference_value", "owner
 VERDICTS = {"supported", "contradicted", "misattributed", "unverifiable", "code_issue"}
 EXEMPT_TAGS = {"code", "kbd", "pre", "script", "style"}
 SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
-# units and the few words of the trade a page shows as they are
+# units, file formats and the few words of the trade a page shows as they are
 UNITS = {"GB", "TB", "MB", "KB", "GiB", "MHz", "GHz", "TFLOPS", "TOPS", "Gbps", "bit", "nm", "ns", "kW", "UTF",
-         "GDDR", "HBM", "JSON", "TechPowerUp", "GPU", "CPU", "CUDA", "Tensor", "Core", "Cores", "FP"}
+         "GDDR", "HBM", "JSON", "CSV", "TechPowerUp", "GPU", "CPU", "CUDA", "Tensor", "Core", "Cores", "FP"}
 TOKEN = "viewer-token-for-the-walk"
 # fmt: on
 WORD = re.compile(r"[A-Za-z][A-Za-z]{2,}")

@@ -154,6 +154,7 @@ LIST_CASES: list[tuple[str, str, list[Row]]] = [
     ('RTX 4060 Ti的功耗为160W。GDDR6X的单针速率可达21Gbps，RTX 4090的带宽因此达到1008GB/s。', 't.txt', [
         ('160W', 'tdp', 'nvidia_rtx_4060_ti', P, S, None, ''),
         ('GDDR6X', 'memory_type', 'nvidia_rtx_4060_ti', P, U, None, 'owner_uncertain'),
+        ('可达21Gbps', 'memory_data_rate', 'nvidia_rtx_4060_ti', P, U, None, 'owner_uncertain'),
         ('1008GB/s', 'memory_bandwidth', 'nvidia_rtx_4090', P, S, None, ''),
     ]),
     # 前者 / 后者 after 'A与B相比': the pair this sentence names (a compared card too), not an earlier pair
@@ -167,10 +168,10 @@ LIST_CASES: list[tuple[str, str, list[Row]]] = [
         ('40GB', 'memory_size', 'nvidia_a100', P, S, None, ''),
         ('320W', 'tdp', 'nvidia_rtx_4090', P, C, None, ''),
     ]),
-    # a clause about an architecture: the topic card is only a guess (control: a clause about the card's memory)
+    # a clause about an architecture: the architecture owns it, not the topic card (control: the card's memory)
     ('A800的显存为80GB。Ampere架构于2020年推出。', 't.txt', [
         ('80GB', 'memory_size', 'nvidia_a800', P, S, None, ''),
-        ('2020年', 'launch_year', 'nvidia_a800', P, U, None, 'owner_uncertain'),
+        ('2020年', 'launch_year', 'Ampere', 'family', S, None, ''),
     ]),
     ('A800的显存为80GB。显存带宽为3000GB/s。', 't.txt', [
         ('80GB', 'memory_size', 'nvidia_a800', P, S, None, ''),

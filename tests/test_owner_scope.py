@@ -191,7 +191,7 @@ READING_CASES = [
       ("936GB/s", "memory_bandwidth", "nvidia_rtx_3090", P, S, None)]),
     ("显存带宽从A100的2TB/s提升到Hopper架构的3.35TB/s。", "t.txt",
      [("2TB/s", "memory_bandwidth", "nvidia_a100", P, S, None),
-      ("3.35TB/s", "memory_bandwidth", "Hopper", "family", U, "scope_not_product")]),
+      ("3.35TB/s", "memory_bandwidth", "Hopper", "family", S, None)]),
     # "带宽" alone takes the kind an earlier clause names
     ("H100搭载第四代NVLink，单卡带宽900GB/s，8卡系统总带宽7.2TB/s。", "t.txt",
      [("第四代NVLink", "generation", "nvidia_h100", P, S, None),

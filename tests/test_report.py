@@ -229,7 +229,7 @@ class Page(HTMLParser):
             self._script = []
         if tag == "div" and a.get("id") == "article":
             self._in_article = 1
-        elif self._in_article and tag not in ("span",):
+        elif self._in_article and tag not in ("span", "br", "hr"):
             self._in_article += 1
         if tag == "mark":
             self._mark = a
@@ -285,10 +285,16 @@ def assert_inert(page: Page) -> None:
     assert rules["default-src"] == "'none'"
 
 
-def test_every_claim_is_a_mark_with_its_verdict_class() -> None:
-    result = article_result()
+@pytest.mark.parametrize("fmt", ["txt", "md"])
+def test_every_claim_is_a_mark_with_its_verdict_class(fmt: str) -> None:
+    result = replace(article_result(), format=fmt)
     page = parse(render_document_html(result, ARTICLE))
-    assert "".join(page.article) == ARTICLE  # text intact, line breaks included
+    shown = "".join(page.article)
+    if fmt == "txt":
+        assert shown == ARTICLE  # text intact, line breaks included
+    else:  # rendered: the fence's lines are not shown, the code is, and every character shown is the article's
+        assert "```" not in shown and 'torch.cuda.set_device("gpu0")' in shown
+        assert set(shown) <= set(ARTICLE)
     for claim in result.claims:
         covering = [(a, t) for a, t in page.marks if claim.claim_id in (a["data-claims"] or "").split()]
         assert "".join(t for _, t in covering) == claim.text

@@ -231,7 +231,8 @@ def test_claim_item(claim: Claim, expected: list[str]) -> None:
 def test_claim_item_is_the_templates(claim: Claim, traditional: bool, can_write: bool) -> None:
     v = claim_views([claim], "ab\ncd", Display(traditional=traditional))[0]
     assert claim_item(v) + "\n" == reference_item(v)
-    app = {"order": {v.key: 3}, "can_write": can_write,
+    app = {"order": {v.key: 3}, "can_write": can_write, "versions": {claim.claim_id: 7},
+           "twins": {claim.claim_id: ["c9", "c10"]}, "identical_label": lambda n: f"同{n}处",
            "history": {claim.claim_id: [{"at": "t", "user": "<u>", "from_zh": "a", "to_zh": "b", "kind": "moved",
                                          "kind_zh": "k", "note": "&", "correction": None}]}}
     assert app_item(v, **app) == reference_item(v, **app)

@@ -253,8 +253,9 @@ def test_list_claims_with_the_contract_filters(local: httpx.Client) -> None:
     assert len(every) == 11
     jsonl_fields = set(gpu_claims("a.md")[0].to_dict())  # what claims.jsonl has for a claim
     assert set(CONTRACT_FIELDS) <= jsonl_fields
-    for claim in every:  # the claims.jsonl fields, the review, the labels; no internal extras
-        assert jsonl_fields | {"review_status", "assignee", "labels"} == set(claim), set(claim) ^ jsonl_fields
+    for claim in every:  # the claims.jsonl fields, the review, its version, the labels; no internal extras
+        assert jsonl_fields | {"review_status", "assignee", "labels", "version"} == set(claim), set(claim) ^ (
+            jsonl_fields)
     ids = lambda **params: [c["claim_id"] for c in local.get("/api/claims", params=params).json()]  # noqa: E731
     assert ids(verdict="misattributed") == ["a.md-mi", "b.md-mi"]
     assert ids(doc_id="a.md", verdict="contradicted") == ["a.md-bw", "a.md-fp"]
@@ -298,7 +299,7 @@ def test_one_claim_with_its_history_and_reopening(local: httpx.Client) -> None:
 # the error in Chinese (the catalogue's), and what went wrong in English for tools (detail) where a library said it
 API_ERRORS = [
     ("GET",  "/api/claims/ffffffffffffffff", None,                    404, "没有编号为 ffffffffffffffff 的论断", None),
-    ("POST", "/api/claims/ffffffffffffffff/decision", {"status": "dismissed"}, 404, "没有编号为", None),
+    ("POST", "/api/claims/ffffffffffffffff/decision", {"status": "dismissed", "note": "x"}, 404, "没有编号为", None),
     ("POST", "/api/claims/a.md-bw/decision", {"status": "maybe"}, 400, "审核状态无效", None),
     ("POST", "/api/claims/a.md-bw/decision", {"status": "open", "note": 5}, 400, "请求无效", "note must be"),
     ("POST", "/api/claims/a.md-bw/decision", [1, 2], 400, "请求无效", "JSON object"),

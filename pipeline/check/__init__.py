@@ -38,6 +38,7 @@ from .compare import (
     per_card,
     quoted,
     text_fits,
+    unit_count_rows,
     unit_suffix,
 )
 from .kinds import check_kind
@@ -238,7 +239,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         return check_identity(claim, ref)
     name = ref.name(claim.subject or "")
     attr_zh = attribute_label(claim.attribute)
-    rows = candidate_rows(ref, claim)
+    rows = candidate_rows(ref, claim) or unit_count_rows(ref, claim)
     if not rows:
         return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的{attr_zh}数据，无法核实。")
     numeric = claim.attribute in NUMERIC_ATTRIBUTES

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from ..config import Tolerance
 from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
@@ -218,3 +219,28 @@ def per_card(claim: Claim) -> float | list[float] | str | int | None:
     return v / claim.multiplier if isinstance(v, (int, float)) else v
 
 
+# a card's count of units, where the tables give its cores and its die's cores per unit
+_UNIT_OF_COUNT = {"sm_count": ("SM", ("cuda_cores",)), "compute_units": ("CU", ("stream_processors",))}
+
+
+def unit_count_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
+    """"RX 6800 XT有72个CU" when the tables list its 4608 stream processors and Navi 21's 64 per CU: the count the
+    card's cores make (one row per core figure, the arithmetic in its notes)."""
+    unit_cores = _UNIT_OF_COUNT.get(claim.attribute)
+    subject = claim.subject or ""
+    if unit_cores is None or subject not in ref.products:
+        return []
+    unit, names = unit_cores
+    chips = ref.chips_of(subject)
+    per = [r for c in chips[:1] if len(chips) == 1 for n in names for r in ref.facts(c, n, per=unit)]
+    if not per:
+        return []
+    each = float(per[0].value)
+    out = []
+    for r in (r for n in names for r in candidate_rows(ref, replace(claim, attribute=n))):
+        units = float(r.value) / each
+        if units.is_integer():
+            out.append(SpecRow(r.product_id, r.variant, claim.attribute, r.scope, units, "", r.source_url,
+                               r.source_title, f"{fmt(float(r.value))} ÷ {fmt(each)}（每个{unit}） = {fmt(units)}",
+                               r.per))
+    return out

@@ -13,14 +13,16 @@ from dataclasses import replace
 
 from ..config import Tolerance
 from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
+from ..knowledge.secondary import architecture_cards
 from ..lexicon.labels import attribute_label
-from ..records import Check, Claim, Reason, Scope, Verdict
+from ..records import Check, Claim, Evidence, Reason, Scope, Verdict
 from .compare import candidate_rows, fmt, numeric_fits, quoted
 
 # per-unit counts under the names the chips and architectures tables use
 _PER_UNIT_NAMES = {"cuda_cores": ("cuda_cores", "fp32_cores"), "stream_processors": ("stream_processors", "fp32_cores")}
 # which unit words name which per-unit key of Reference.facts
-_PER = {"SM": "SM", "CU": "CU", "partition": "partition", "stack": "stack", "per_link": "link", "per_lane": "lane"}
+_PER = {"SM": "SM", "CU": "CU", "partition": "partition", "stack": "stack", "per_link": "link", "per_lane": "lane",
+        "TPC": "TPC", "GPC": "GPC", "block": "block", "warp": "warp", "thread": "thread"}
 _SCOPE_ZH = {Scope.CHIP: "完整芯片", Scope.UNIT: "单元", Scope.SYSTEM: "整机或多卡", Scope.LINK: "链路",
              Scope.FAMILY: "架构"}
 _UNIT_ZH = {"SM": "每个SM", "CU": "每个CU", "partition": "每个分区", "stack": "每个HBM堆栈", "die": "每个die",
@@ -114,7 +116,13 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
         name, label = ref.name(entity), ""
     attr_zh = attribute_label(claim.attribute)
     rows = _rows(claim, ref, entity) if entity else []
-    if not entity or not rows or claim.attribute not in NUMERIC_ATTRIBUTES:
+    members = False
+    if entity and not rows and claim.scope is Scope.FAMILY:  # "Fermi拥有16个SM": said of the family's dies and cards
+        rows, members = _members_rows(claim, ref, entity), True
+    if members and claim.attribute == "memory_type" and entity:
+        return _family_memory(claim, ref, entity)
+    numeric = claim.attribute in NUMERIC_ATTRIBUTES or isinstance(claim.value, (int, float, list))
+    if not entity or not rows or not numeric:
         return Check(Verdict.UNVERIFIABLE, f"文中“{claim.text.strip()}”是{name}{label}的{attr_zh}，"
                      "参考表没有这一口径的数据，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
     loose = tol if claim.scope is not Scope.LINK else Tolerance(tol.exact, max(tol.exact_rate, 0.05), tol.approx)
@@ -122,11 +130,20 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     fits = [r for r in rows if (v := _value(claim, r)) is not None
             and numeric_fits(replace(as_written, value=v), [float(r.value)], loose)]
     expected = "；".join(dict.fromkeys(_fmt(r) for r in rows))
+    if members:  # each figure named by the die or card it is of
+        expected = "；".join(dict.fromkeys(f"{ref.name(r.product_id)}：{_fmt(r)}" for r in rows))
     first = (fits or rows)[0]
     where = f"{name}{label}的{attr_zh}"
+    if members:
+        where = f"{name}{label}各芯片和产品的{attr_zh}"
     if fits:
         return Check(Verdict.SUPPORTED, f"{where}为{expected}，与文中所述相符。", expected, first.source_url,
                      first.source_title)
+    if members and not _beyond_all(claim, rows):
+        # a family's figure no die or card of the table has, below its largest: a cut-down part may have it
+        return Check(Verdict.UNVERIFIABLE, f"{where}为{expected}，都不是文中的“{claim.text.strip()}”；"
+                     "该架构可能有参考表未收录的型号，不作判断。", expected, first.source_url, first.source_title,
+                     Reason.NO_REFERENCE_VALUE)
     other = _other_link(claim, ref, entity, loose) if claim.scope is Scope.LINK else None
     if other is not None:
         return Check(Verdict.MISATTRIBUTED, f"{where}应为{expected}；文中“{claim.text.strip()}”是{other}的数值。",
@@ -134,6 +151,62 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
     why = _why(claim, rows, loose)
     return Check(Verdict.CONTRADICTED, f"{where}应为{expected}，文中“{claim.text.strip()}”不正确{why}。", expected,
                  first.source_url, first.source_title)
+
+
+def _members_rows(claim: Claim, ref: Reference, architecture: str) -> list[SpecRow]:
+    """The figures of an architecture's dies and cards: a figure said of the family is one of them (the text names
+    the family for its flagship die, or for a card of it)."""
+    ids = [*ref.chips_of_architecture(architecture),
+           *(pid for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture)]
+    rows: list[SpecRow] = []
+    for member in ids:
+        rows += ref.facts(member, claim.attribute) if member not in ref.products else ref.rows(member, claim.attribute)
+    return rows
+
+
+def _family_memory(claim: Claim, ref: Reference, architecture: str) -> Check:
+    """"Volta搭配GDDR6X显存": the memory of the family's cards, curated and in the secondary database; a type none of
+    them has is wrong (the database's word), one of them has is right."""
+    name = ref.name(architecture)
+    curated = {str(r.value) for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture
+               for r in ref.rows(pid, "memory_type")}
+    listed = {c.memory_type for c in architecture_cards(name) if c.memory_type}
+    stated = str(claim.value)
+    if not curated and not listed:
+        return Check(Verdict.UNVERIFIABLE, f"参考表没有{name}架构各型号的显存类型，无法核实。",
+                     reason=Reason.NO_REFERENCE_VALUE)
+    types = sorted(curated | listed)
+    expected = "、".join(types)
+    fits = any(_same_memory(stated, t) for t in types)
+    evidence = Evidence.VENDOR if any(_same_memory(stated, t) for t in curated) or (not fits and not listed) else \
+        Evidence.DATABASE
+    row = next((r for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture
+                for r in ref.rows(pid, "memory_type")), None)
+    url, title = (row.source_url, row.source_title) if row is not None else (None, None)
+    if fits:
+        return Check(Verdict.SUPPORTED, f"{name}架构的产品使用{expected}显存，与文中所述相符。", expected, url, title,
+                     evidence=evidence)
+    return Check(Verdict.CONTRADICTED, f"{name}架构的产品使用{expected}显存（参考表与TechPowerUp数据库），"
+                 f"没有使用文中所说的“{claim.text.strip()}”的。", expected, url, title, evidence=evidence)
+
+
+def _same_memory(stated: str, listed: str) -> bool:
+    """"HBM" is any HBM; "HBM2" also HBM2e; otherwise the same type."""
+    a, b = stated.upper().replace(" ", ""), listed.upper().replace(" ", "")
+    return a == b or (a == "HBM" and b.startswith("HBM")) or (a == "HBM2" and b == "HBM2E")
+
+
+def _beyond_all(claim: Claim, rows: list[SpecRow]) -> bool:
+    """The figure is above every die's and card's of its family: none of them has so many (or so much)."""
+    values = [float(r.value) for r in rows if isinstance(r.value, (int, float)) or str(r.value).replace(".", "", 1)
+              .isdigit()]
+    stated = claim.value[0] if isinstance(claim.value, list) else claim.value
+    return bool(values) and isinstance(stated, (int, float)) and float(stated) > max(values) * 1.02
+
+
+def _entity_id(ref: Reference, name: str | None) -> str | None:
+    found = ref.entity(name or "")
+    return found.id if found is not None else None
 
 
 def _why(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> str:

@@ -199,6 +199,18 @@ _AT_SIZE = re.compile(r"\d\s*[GT]B\s*(?:HBM\w*|GDDR\w*)?\s*[@＠]\s*$", re.I)
 _LABELLED = re.compile(r"^\s*[^:：\d]{1,12}[:：]\s*$")
 
 
+OTHER_RATE = LEX.regex("other_rate")
+
+
+def unnamed_memory_rate(text: str, q: Quantity) -> bool:
+    """A rate in bytes that no word names, in a sentence about no link, cache, transfer or CPU memory
+    ("P4的吞吐量达到320GB/s"): the only such figure of a card is its memory bandwidth."""
+    cs, ce = clause_bounds(text, q.start)
+    return not (q.in_bits or _LABELLED.match(text[cs:q.start]) or OTHER_RATE.search(text)
+                or CACHE_CUE.search(text, cs, ce) or link_named(text)
+                or any(pat.search(text, cs, ce) for _attr, pat in PRECISION_CUES))  # "FP16性能1 TB/s": a slip
+
+
 def rate_attribute(text: str, q: Quantity) -> tuple[str | None, bool]:
     """(memory_bandwidth | effective_bandwidth | interconnect_bandwidth | link_bandwidth | None, generic).
 
@@ -278,6 +290,10 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     # "FP16 Tensor算力（FP32累加）": the accumulate precision is not the operands'
     before = [b for b in before if not _ACCUMULATE.match(text, b[1])] or before
+    if before and before[-1][2] is None:
+        # "FP16精度下AI算力达…": a word that names no precision after one that does, with no figure between
+        named = [b for b in before if b[2] is not None and not re.search(r"\d", text[b[1]:before[-1][0]])]
+        before = before if not named else [*before[:-1]]
     if before:
         if len(before) > 1 and re.fullmatch(r"\s*[/、和与及或]\s*", text[before[-2][1]:before[-1][0]]):
             first, second = before[-2][2], before[-1][2]

@@ -27,7 +27,8 @@ LEX = cues.LEX
 HISTORY_ATTRIBUTES = frozenset({"introduced_by", "first", "generation", "named_after"})
 _W = LEX.alt
 
-_GEN = r"第\s*(?P<n>[一二三四五六七八九十\d]+)\s*代"
+# 第四代, and in English ordinals 4th 代 (Arabic digits only: 新一代 is no number)
+_GEN = r"(?:第\s*(?P<n>[一二三四五六七八九十\d]+)|(?<![\d.A-Za-z])(?P<m>\d{1,2})\s*(?:st|nd|rd|th))\s*代"
 _FEATURES = tuple(LEX.groups("feature_name"))
 # every feature word in one pattern: a sentence none of them is in has no introduction to look for
 _ANY_FEATURE = any_of(p for _f, p in _FEATURES)
@@ -40,6 +41,7 @@ _PREVIOUS = LEX.regex("previous_gen")
 _NEWER_VERSION = re.compile(r"(?:新型|新一代|新版|新款|全新|改进|增强|升级|更新|第\s*[一二三四五六七八九十\d]+\s*代)"
                             r"(?:的)?\s*(?:版本的?)?\s*$")
 # "Volta引入了Tensor Core", and the relative clause "Volta引入的Tensor Core"
+_HOW_MANY = re.compile(r"\s*(?:的)?\s*(?:数量|数目|个数|规模|比例|密度)")
 _INTRODUCE = re.compile(rf"(?:{_W('introduce_verb')})(?:了|的)?\s*(?:对|一套|一种|了)?\s*$")
 _INTRODUCED_IN = re.compile(rf"^\s*(?P<neg>不是|并非|并不是|并没有|没有)?\s*(?:是|都是|也是)?\s*"
                             rf"(?:{_W('introduced_in')})\s*$")
@@ -139,9 +141,9 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
             before = _ORDINAL_BEFORE.search(text[:hit.start()])
             after = _ORDINAL_AFTER.match(text[hit.end():])
             if before:
-                start, end, n = before.start(), hit.end(), before.group("n")
+                start, end, n = before.start(), hit.end(), before.group("n") or before.group("m")
             elif after:
-                start, end, n = hit.start(), hit.end() + after.end(), after.group("n")
+                start, end, n = hit.start(), hit.end() + after.end(), after.group("n") or after.group("m")
             else:
                 continue
             value = parse_number(n)
@@ -247,8 +249,8 @@ def _introduced_by_owner(text: str, hit: re.Match[str], feature: str, mentions: 
     """X(架构)引入了F / 首次支持F / 率先采用F / 从X开始支持F."""
     cs, _ce = cues.clause_bounds(text, hit.start())
     left = text[cs:hit.start()]
-    if _NEWER_VERSION.search(left):
-        return None
+    if _NEWER_VERSION.search(left) or _HOW_MANY.match(text, hit.end()):
+        return None  # "增加了Tensor Core的数量": more of them, not their introduction
     verb = _INTRODUCE.search(left)
     started = None
     if verb is None:

@@ -6,12 +6,21 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
-from ..records import Mention, Qualifier
+from ..records import UNCERTAIN_OWNERS, Mention, Qualifier, Scope
 from . import cues
 from .draft import Draft
 from .numbers import _variant_hint, respective_cards
 from .quantities import Quantity
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, is_comparative, is_the_subject, resolve
+from .subjects import (
+    SUBJECT_KINDS,
+    DocState,
+    Subject,
+    as_subject,
+    family_owner,
+    is_comparative,
+    is_the_subject,
+    resolve,
+)
 
 # ---------------------------------------------------------------- names: memory types, architectures, chips
 
@@ -59,6 +68,12 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             continue  # "Hopper和Ada架构新增的格式": architectures listed, not said of a card
         else:
             subjects = resolve(text, m.start, mentions, state, end=m.end)
+        family = family_owner(text, m.start, mentions, state) if attribute == "memory_type" and all(
+            s.via in UNCERTAIN_OWNERS for s in subjects) else None
+        if family is not None:  # "Volta架构搭配HBM2显存": the memory of the family's cards
+            out.append(Draft(m.start, m.end, family, attribute, value, None, scope=Scope.FAMILY,
+                             scope_detail=family.text))
+            continue
         for subj in subjects:
             out.append(Draft(m.start, m.end, subj, attribute, value, None, detail=None,
                              variant=_size_before(text, m, attribute) or _variant_hint(text, _point(m), subj,

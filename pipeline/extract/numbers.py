@@ -18,9 +18,11 @@ from .scope import figure_scope
 from .subjects import (
     NO_OWNER,
     SUBJECT_KINDS,
+    UNCERTAIN_OWNERS,
     DocState,
     Subject,
     as_subject,
+    family_owner,
     is_comparative,
     is_the_subject,
     multiplier_of,
@@ -33,6 +35,7 @@ _WHOLE = frozenset({"cuda_cores", "tensor_cores", "stream_processors", "mig_inst
                     "compute_units", "rt_cores", "fp64_cores", "int32_cores", "memory_bus_width"})
 _RANGE_AHEAD = re.compile(r"\s*[-–~～到至]\s*\d")
 _ORDINAL = re.compile(r"\s*(?:代|世代|版)")
+_ENGLISH_ORDINAL = re.compile(r"(?:st|nd|rd|th)\s*(?:代|世代|版|gen)", re.I)
 _SIZE_HINT = re.compile(rf"(\d{{1,3}})\s*GB?\s*{cues.LEX.alt('variant_noun')}", re.I)
 
 
@@ -45,6 +48,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     # "8 × 80GB = 640GB" (an expression is written with "=")
     expression_totals = {m.end(): int(m.group("n")) for m in cues.EXPRESSION.finditer(text)} if "=" in text else {}
     unbound = cues.BARE_MULTIPLIER.search(text)
+    quantities = [_bracket_precision(text, q) for q in quantities]
     labelled = _respective_precisions(text, quantities)
     quantities = [labelled.get(q.start, (None, q))[1] for q in quantities]
     quantities = _shared_unit(text, quantities, mentions)
@@ -55,7 +59,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     cards: list[int | None] = []  # how many cards the sentence speaks of: the same for each figure, read once
     for q in quantities:
         if any(s < q.end and q.num_start < e for s, e in spans) or (_ORDINAL.match(text, q.end) and \
-                text[max(0, q.start - 1):q.start] == "第"):
+                text[max(0, q.start - 1):q.start] == "第") or _ENGLISH_ORDINAL.match(text, q.end):
             continue  # inside a name, or an ordinal: 第3代 is a generation, not a count
         if q.kind == "bare" and _RANGE_AHEAD.match(text, q.end):
             continue  # "2-3倍": the first half of a range of another kind
@@ -89,6 +93,10 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
         owner = (respectively.get(q.start) or _bracket_owner(text, q, mentions) or _timeline_owner(text, q, mentions)
                  or _from_value_owner(text, q, mentions, ref) or _die_owner(text, q, mentions))
         subjects = [owner] if owner else resolve(text, q.start, mentions, state, end=q.end)
+        if not owner and all(s.via in UNCERTAIN_OWNERS for s in subjects):
+            # a year in an architecture's section is an event's (a launch of its cards), not the family's own
+            family = family_owner(text, q.start, mentions, state, section=q.kind not in ("year", "date"))
+            subjects = [family] if family is not None else subjects
         if not subjects:  # a figure of no card the text names: recorded, with no owner, never checked
             subjects = [NO_OWNER]
         for subj, attr in ((s, a) for s in subjects for a in attribute.split("|")):
@@ -122,6 +130,9 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             if not cards:
                 cards.append(_sentence_cards(text, mentions, state, unbound))
             scope, scope_detail = figure_scope(text, q.start, mentions, subj.mention, multiplier, cards[0])
+            if subj.via == "family":  # the architecture (or die) the sentence or its section is about
+                scope, scope_detail = (Scope.CHIP if ref.kind_of(_entity_id(ref, subj.ref)) == "chip"
+                                       else Scope.FAMILY), subj.text
             if attr == "interconnect_bandwidth" and scope is Scope.PRODUCT and _one_direction(text, q):
                 scope_detail = "per_direction"
             out.append(Draft(q.start, q.end, subj, attr, _round(value), unit, q.qualifier, multiplier, detail,
@@ -134,6 +145,21 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
                                  not total_said or attr in _TOTAL_OF_ONE) else {}),
                                  **({"die_named": die} if (die := _its_die(text, q, subj, mentions)) else {})}))
     return out
+
+
+def _bracket_precision(text: str, q: Quantity) -> Quantity:
+    """"~312 (TF32)", "1536（FP16）": a bare number labelled with a number format is a throughput, in TFLOPS (TOPS for
+    an integer format) as a unitless throughput is always written."""
+    if q.kind != "bare":
+        return q
+    label = _BRACKET_AFTER.match(text, q.end)
+    if label is None:
+        return q
+    named = [attr for attr, pat in cues.PRECISION_CUES if attr and pat.fullmatch(label.group(1).strip())]
+    if not named:
+        return q
+    unit = "TOPS" if named[0].startswith("int") else "TFLOPS"
+    return replace(q, kind="tput", unit=unit)
 
 
 def _open_extra(opened: OpenFigure | None) -> dict[str, object]:
@@ -370,14 +396,22 @@ def _sentence_cards(text: str, mentions: list[Mention], state: DocState, unbound
 _POSSESSIVE = re.compile(r"\s*(?:系列|架构|芯片|平台|家族)?\s*的\s*")
 
 
+def _entity_id(ref: Reference, name: str) -> str:
+    found = ref.entity(name)
+    return found.id if found is not None else name
+
+
 _BRACKET_OPEN = re.compile(r"\s*\(\s*$")
+# "GTX 280（2008，GT200架构）": a figure among the items of a bracket right after a name
+_BRACKET_ITEMS_BEFORE = re.compile(r"\s*\(\s*[^()\d,;]{1,24}[,;、]\s*$")
+_BRACKET_ITEMS_AFTER = re.compile(r"\s*(?:[,;、][^()]{1,24})?\)")
 
 
 def _bracket_owner(text: str, q: Quantity, mentions: list[Mention]) -> Subject | None:
     """"Hopper (2022)", "L20(864 GB/s)", "V100(12nm)": a figure alone in brackets right after a name is that card's,
     chip's or architecture's."""
-    opened = _BRACKET_OPEN.search(text, 0, q.start)
-    if opened is None or not re.match(r"\s*\)", text[q.end:]):
+    opened = _BRACKET_OPEN.search(text, 0, q.start) or _BRACKET_ITEMS_BEFORE.search(text, 0, q.start)
+    if opened is None or not _BRACKET_ITEMS_AFTER.match(text, q.end):
         return None
     m = next((m for m in mentions if m.end == opened.start() and m.kind in (*SUBJECT_KINDS, "chip", "architecture")),
              None)
@@ -484,7 +518,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         attr, generic = cues.rate_attribute(_blank_names(text, mentions), q)
         if attr == "memory_bandwidth" and q.in_bits and q.high * 8 <= _MAX_PIN_RATE:
             return None, None  # "显存运行速度15 Gbps": a per-pin data rate (the open vocabulary's), no bandwidth
-        if attr is None and not q.in_bits and _possessive_value(text, q, mentions):
+        if attr is None and (cues.unnamed_memory_rate(text, q) or (
+                not q.in_bits and _possessive_value(text, q, mentions))):
             attr = "memory_bandwidth"  # "H100的3.35TB/s": a card's own rate is its memory bandwidth
         sentence_so_far = text[:cues.clause_bounds(text, q.start)[1]]
         if attr == "memory_bandwidth" and (generic or cues.says_only_bandwidth(text, q)) \
@@ -537,7 +572,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             return None, None
         # W is a power unit: a card's figure when the sentence speaks of power or the clause names the card
         named = any(m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
-        if cues.POWER_CUE.search(text, 0, ce) or named or _possessive_value(text, q, mentions):
+        alone = not text[cs:q.start].strip(" \t-*•|") and not text[q.end:ce].strip(" \t*|。.")
+        if cues.POWER_CUE.search(text, 0, ce) or named or alone or _possessive_value(text, q, mentions):
             return "tdp", None
         return None, None
     if q.kind == "area":  # "核心面积814平方毫米", "die size 814mm²": a GPU article's only areas are dies

@@ -42,7 +42,8 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     respectively = _respectively(text, mentions, phrases)
     for m in phrases:
         cs, ce = cues.clause_bounds(text, m.start())
-        said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start())
+        said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start()) or (
+            m.group("nm") and _after_a_name(text, m.start(), mentions))
         if m.group("name") and not said:
             continue  # "N7" alone may be anything; a node name needs a foundry or a process word
         if not said or cues.NEGATION.search(text, cs, m.start()):
@@ -57,6 +58,17 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         for subj, scope in owners:
             out.append(Draft(start, end, subj, "process_node", node, None, detail=foundry, scope=scope))
     return out
+
+
+_BRACKET = re.compile(r"\s*[(（]\s*$")
+
+
+def _after_a_name(text: str, pos: int, mentions: list[Mention]) -> bool:
+    """"Turing (7nm)", "V100(12nm)": nanometres alone in brackets after a card, chip or architecture name."""
+    opened = _BRACKET.search(text, 0, pos)
+    return opened is not None and re.match(r"\s*(?:FinFET|FFN|EUV)?\s*[)）]", text[pos:][text[pos:].find("m") + 1:]
+                                           ) is not None and any(
+        m.end == opened.start() and m.kind in ("product", "series", "chip", "architecture") for m in mentions)
 
 
 def _said_of_the_node(text: str, m: re.Match[str], cs: int, ce: int) -> bool:

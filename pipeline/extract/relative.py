@@ -104,7 +104,7 @@ def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     out: list[Draft] = []
     taken: list[tuple[int, int]] = []
     for target in products:
-        rel = _relation(text, target, mentions, quantities)
+        rel = _relation(text, target, mentions, quantities, _prior(text, target, stated))
         if rel is None or any(s < rel.end and rel.start < e for s, e in taken):
             continue
         owners = [s for s in resolve(text, rel.pos, mentions, state, exclude=target)
@@ -128,6 +128,26 @@ def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             out.append(Draft(rel.start, rel.end, owner, rel.kind, value, rel.unit, rel.qualifier, 1, attribute,
                              owner.variant, extra={k: v for k, v in extra.items() if v not in (None, False, "")}))
     return out
+
+
+# what a ratio right after a figure compares when no word names it: "…达到320GB/s，是Y的1.5倍"
+_PRIOR_ATTRIBUTES = frozenset({"memory_bandwidth", "memory_size", "tdp", "cuda_cores", "stream_processors",
+                               "sm_count", "tensor_cores", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
+                               "interconnect_bandwidth", "l2_cache", "cache_size", "boost_clock", "base_clock"})
+
+
+def _prior(text: str, target: Mention, stated: list[Draft]) -> tuple[str, str | None] | None:
+    """The attribute of the figure that ends the clause right before the target's, if the sentence states one there:
+    the comparison that follows it compares that figure."""
+    cs, _ce = cues.clause_bounds(text, target.start)
+    if cs == 0:
+        return None
+    ps, _pe = cues.clause_bounds(text, cs - 1)
+    before = [d for d in stated if ps <= d.start and d.end <= cs and d.attribute in _PRIOR_ATTRIBUTES]
+    if not before or text[before[-1].end:cs - 1].strip(" 的,)）"):
+        return None  # the clause must end with the figure ("达到了320GB/s，是Y的1.5倍")
+    d = before[-1]
+    return d.attribute, d.detail if d.attribute in ("interconnect_bandwidth", "cache_size") else None
 
 
 def _restated(stated: list[Draft], owner: str, attribute: str | None, rel: _Relation) -> float | int | str | None:
@@ -163,7 +183,8 @@ def _after_name(text: str, m: Mention) -> int:
     return m.end
 
 
-def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Quantity]) -> _Relation | None:
+def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Quantity],
+              prior: tuple[str, str | None] | None = None) -> _Relation | None:
     cs, ce = cues.clause_bounds(text, m.start)
     before = text[cs:m.start]
     after_at = _after_name(text, m)
@@ -174,12 +195,12 @@ def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Q
         return _next_clause(text, m, ce, mentions, quantities)
     copula = _COPULA.search(before) or _HEDGE_THEN_COPULA.search(before)
     if copula and _AFTER_COPULA.match(after):
-        return _ratio_after(text, m, cs, after_at, ce, copula, mentions)
+        return _ratio_after(text, m, cs, after_at, ce, copula, mentions, prior)
     than = _THAN.search(before)
     if than:
         hit = _AFTER_THAN.match(after)
         if hit:
-            return _after_direction(text, m, cs, than.start() + cs, after_at, hit, mentions, quantities)
+            return _after_direction(text, m, cs, than.start() + cs, after_at, hit, mentions, quantities, prior)
         return None
     with_ = _WITH.search(before)
     if with_:
@@ -205,7 +226,7 @@ def _relation(text: str, m: Mention, mentions: list[Mention], quantities: list[Q
 
 
 def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula: re.Match[str],
-                 mentions: list[Mention]) -> _Relation | None:
+                 mentions: list[Mention], prior: tuple[str, str | None] | None = None) -> _Relation | None:
     """X(的带宽)是Y的2倍 / 约为Y的1.6倍 / 是Y的一半."""
     hit = _AFTER_COPULA.match(text[after_at:ce])
     if hit is None:
@@ -228,6 +249,8 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
     if _two_attributes(text, cs, m, after_at, at, mentions):
         return None
     attribute, part = _attribute(text, cs, at, mentions, skip=(m.start, after_at))
+    if attribute is None and prior is not None and not text[cs:start].strip():
+        attribute, part = prior  # "…达到320GB/s，是Y的1.5倍"
     if attribute is None:
         return None
     negated = _denied(text[cs:m.start]) and qualifier is not Qualifier.AT_MOST
@@ -237,13 +260,17 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
 
 
 def _after_direction(text: str, m: Mention, cs: int, start: int, after_at: int, hit: re.Match[str],
-                     mentions: list[Mention], quantities: list[Quantity]) -> _Relation | None:
+                     mentions: list[Mention], quantities: list[Quantity],
+                     prior: tuple[str, str | None] | None = None) -> _Relation | None:
     """X比Y(的带宽)高出30% / 多2560个CUDA核心 / 低100W / 大 (an ordering)."""
     up = LEX.value_of("direction", hit.group("dir")) == "up"
     at = after_at + hit.end()
     if _two_attributes(text, cs, m, after_at, after_at + hit.start("dir"), mentions):
         return None
     attribute, part = _attribute(text, cs, after_at + hit.start("dir"), mentions, skip=(m.start, after_at))
+    if attribute is None and prior is not None and not text[cs:start].strip() and not text[
+            after_at:after_at + hit.start("dir")].strip():
+        attribute, part = prior  # "…带宽高达4.8TB/s，比Y快约1.4倍"
     negated = _denied(text[cs:start])
     start = _with_negation(text, cs, start)
     return _amount(text, m, start, m.start, at, up, attribute, part, negated, mentions, quantities)

@@ -47,7 +47,7 @@ NO_OWNER = Subject("", "", via="none")
 # one card the sentence names before it), a pronoun or 分别 points at it, a table row or column names it, the topic
 # is unambiguous, or the article substitutes one card's GPU for another's. UNCERTAIN owners are guesses: the checker
 # says ``unverifiable`` (reason ``owner_uncertain``) instead of flagging them.
-CERTAIN = frozenset({"explicit", "clause", "comparison", "pronoun", "sentence", "respectively", "table",
+CERTAIN = frozenset({"explicit", "clause", "comparison", "pronoun", "sentence", "respectively", "table", "family",
                      "substitution", "topic", "heading"})
 UNCERTAIN = UNCERTAIN_OWNERS
 
@@ -433,3 +433,30 @@ def update_topic(text: str, mentions: list[Mention], state: DocState) -> None:
         state.discussed.append(subjects[0])
     # 前者/后者 point at the two cards discussed so far; after a third, which two is no longer clear
     state.pair = (state.discussed[0], state.discussed[1]) if len(state.discussed) == 2 else None
+
+
+_OPENS = re.compile(r"[\s\-*•#>\d.、)_]*")
+_ITS = re.compile(rf"(?:{LEX.alt('pronoun')}|该架构|该芯片|这一架构|此架构|这颗芯片)")
+
+
+def family_owner(text: str, pos: int, mentions: list[Mention], state: DocState, *,
+                 section: bool = True) -> Subject | None:
+    """An architecture or die owns a figure its sentence or section says of it, when the sentence names no card:
+    "Fermi是2010年发布的架构，它拥有16个SM" (the sentence opens with it and a pronoun or nothing names another
+    owner), or (``section``) a figure in the section of a heading that names one architecture alone (### Fermi 架构)."""
+    if any(m.kind in SUBJECT_KINDS for m in mentions):
+        return None
+    named = [m for m in mentions if m.kind in ("architecture", "chip") and m.end <= pos]
+    opening = next((m for m in named if _OPENS.fullmatch(text, 0, m.start)), None)
+    if opening is not None and len({m.ref for m in named}) == 1:
+        cs, _ce = clause_bounds(text, pos)
+        if cs <= opening.start or _ITS.search(text, cs, pos) or not _OPENING_WORD.match(text, cs, pos):
+            return Subject(opening.ref, opening.text, None, 1, "family", opening)
+    if named or not section or not state.families or not state.families[-1][1]:
+        return None
+    family = state.families[-1][1]
+    return Subject(family, family, None, 1, "family")
+
+
+# a clause that opens with its own subject (a word before the verb): not the opening name's
+_OPENING_WORD = re.compile(r"\s*[\u4e00-\u9fffA-Za-z]{2,}(?:的|之)")

@@ -16,17 +16,19 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ..config import ARTICLE_SUFFIXES, Config
 from ..errors import InputError, UsageError
-from ..records import Document, Format
+from ..records import Cell, Document, Format, Table
 from .decode import _decode
-from .html import _parse_html
-from .lines import _parse_md, _parse_txt, _Parsed, trim_span
+from .html import Element, _parse_html
+from .lines import FrontMatter, _cells, _Line, _parse_md, _parse_txt, _Parsed, front_matter, trim_span
 from .reading import article_sha256, inside, open_article, read_article
 
-__all__ = ["OUTPUT_MARKER", "Walk", "article_sha256", "discover", "doc_id_for", "format_for", "is_blank",
-           "open_article", "parse_text", "read_document", "shown_name", "trim_span", "walk"]
+__all__ = ["OUTPUT_MARKER", "Element", "FrontMatter", "HtmlLayout", "Walk", "article_sha256", "discover",
+           "doc_id_for", "format_for", "front_matter", "html_layout", "is_blank", "open_article", "parse_text",
+           "read_document", "row_cells", "shown_name", "trim_span", "walk"]
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width: blank too
 _FORMATS = {".md": Format.MD, ".markdown": Format.MD, ".html": Format.HTML, ".htm": Format.HTML}
@@ -218,6 +220,33 @@ def parse_text(text: str, fmt: Format = Format.TXT, *, doc_id: str = "text.txt",
     sha256 = sha256 or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return Document(doc_id, doc_id, fmt, parsed.text, sha256, "utf-8", parsed.title, parsed.blocks,
                     parsed.tables, text_is_derived=fmt is Format.HTML)
+
+
+class HtmlLayout(NamedTuple):
+    """An HTML article as ``read_document`` reads it (``text``, ``tables``), with the page's elements over the text
+    (``html.Element``): what a report renders the article from."""
+
+    text: str
+    elements: tuple[Element, ...]
+    tables: tuple[Table, ...]
+
+
+def html_layout(raw: bytes, name: str = "page.html") -> HtmlLayout | None:
+    """The layout of the HTML page ``raw`` (the file's bytes), or None when it cannot be read as ``read_document``
+    reads it."""
+    try:
+        text, _, _ = _decode(raw, Path(name))
+        parsed = _map(text, Format.HTML, name)
+    except InputError:
+        return None
+    if not parsed.layout and parsed.text:  # mapped without its structure (see html._parse_html)
+        return None
+    return HtmlLayout(parsed.text, parsed.layout, parsed.tables)
+
+
+def row_cells(text: str, start: int, end: int) -> tuple[Cell, ...]:
+    """The cells of one pipe-table row, text[start:end] (without its line break), as ingest reads them."""
+    return _cells(text, _Line(start, end, end))
 
 
 def _map(text: str, fmt: Format, name: str) -> _Parsed:

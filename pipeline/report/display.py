@@ -130,6 +130,9 @@ class Display:
 
     names: Callable[[str], str] | None = None  # reference id -> display name (Reference.name)
     traditional: bool = False
+    # False for an HTML article: the claims' lines are lines of the text ingest extracted, which no editor sees
+    # (the page shows the article rendered, and its source's lines are another count), so no line is given
+    lines: bool = True
     timezone: str = ""  # the zone times are shown in (an IANA name; "" the machine's own)
     review_state: str | None = ""  # the --state a pasted review command needs ("" none: the default; None no state)
 

@@ -1,7 +1,7 @@
 """HTML reports: the annotated article (<name>.html) and the run index (index.html).
 
 Everything taken from an article is escaped: by Jinja2 autoescaping in the templates, and by
-``_escape`` (markupsafe's five replacements, which autoescaping applies) in the two pieces built in
+``marks._escape`` (markupsafe's five replacements, which autoescaping applies) in the pieces built in
 Python for speed, the highlighted article and the claim items. The only other markup passed as safe
 is our own script. A Content-Security-Policy that allows just that script (by hash) backs this up: even
 a missed escape could not run an article's script or event handler.
@@ -11,24 +11,22 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import itertools
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..lexicon.labels import doc_message
 from ..records import DocumentResult
 from .display import Display
+from .marks import Segment, _escape, segments
 from .tables import (
     DOC_SEVERITY,
     EVIDENCE_ZH,
-    SEVERITY,
     STATUS_ZH,
     VERDICT_KEYS,
     VERDICT_ZH,
@@ -70,80 +68,8 @@ def _script(name: str) -> tuple[Markup, str]:
 
 
 environment = _env
-
-
-class Segment(NamedTuple):
-    """A run of article text; ``owner`` is the most severe claim covering it (None: plain text)."""
-
-    text: str
-    owner: ClaimView | None = None
-    keys: tuple[str, ...] = ()  # every claim covering the run, owner first
-    mark_id: str | None = None  # set on the owner's first run
-    anchors: tuple[str, ...] = ()  # claims with no run of their own, anchored just before this one
-    under: str | None = None  # most severe other verdict covering the run, drawn as an underline
-
-
-def _severity(v: ClaimView) -> int:
-    return -SEVERITY[v.verdict]
-
-
-def segments(text: str, views: Sequence[ClaimView]) -> list[Segment]:
-    """Cut ``text`` at every claim boundary so highlighted runs never overlap."""
-    n = len(text)
-    spans = [(max(0, min(v.claim.start, n)), max(0, min(v.claim.end, n)), v) for v in views]
-    cuts = sorted({0, n, *(s for s, _, _ in spans), *(e for _, e, _ in spans)})
-    pending = deque(sorted((sp for sp in spans if sp[0] < sp[1]), key=lambda sp: sp[0]))
-    active: list[tuple[int, int, ClaimView]] = []
-    pieces: list[tuple[int, int, list[ClaimView], tuple[str, ...]]] = []
-    for a, b in itertools.pairwise(cuts):
-        changed = False
-        while pending and pending[0][0] <= a:
-            active.append(pending.popleft())
-            changed = True
-        if any(sp[1] <= a for sp in active):
-            active = [sp for sp in active if sp[1] > a]  # every end is a cut, so end > a means end >= b
-            changed = True
-        if pieces and not changed:
-            pieces[-1] = (pieces[-1][0], b, pieces[-1][2], pieces[-1][3])  # the same claims go on
-            continue
-        # Most severe first; ties go to the claim that starts first (views are in document order).
-        cover = sorted((v for _, _, v in active), key=_severity) if len(active) > 1 else [v for _, _, v in active]
-        keys = tuple(v.key for v in cover)
-        if pieces and pieces[-1][3] == keys:
-            pieces[-1] = (pieces[-1][0], b, cover, keys)  # same claims either side of a cut
-        else:
-            pieces.append((a, b, cover, keys))
-    owners = {cover[0].key for _, _, cover, _ in pieces if cover}
-    out: list[Segment] = []
-    placed: set[str] = set()
-    for a, b, cover, keys in pieces:
-        if not cover:
-            out.append(Segment(text[a:b]))
-            continue
-        owner = cover[0]
-        mark_id = None
-        if owner.key not in placed:
-            mark_id = owner.key
-            placed.add(mark_id)
-        # A claim that owns no run at all (wholly under a more severe one) gets an anchor here.
-        anchors = tuple(k for k in keys if k not in placed and k not in owners)
-        placed.update(anchors)
-        under = next((v.verdict for v in cover[1:] if v.verdict != owner.verdict), None)
-        out.append(Segment(text[a:b], owner, keys, mark_id, anchors, under))
-    # Claims with an empty or out-of-range span still need a target for their list item.
-    rest = tuple(v.key for v in views if v.key not in placed)
-    if rest:
-        out.append(Segment("", None, (), None, rest))
-    return out
-
-
-def _escape(value: object) -> str:
-    """``markupsafe.escape(value)`` as a plain string: the same five replacements, without making a Markup of every
-    value of a page that is joined into one anyway (anything but a plain ``str`` goes to markupsafe itself)."""
-    if type(value) is not str:
-        return str(escape(value))
-    return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
-            .replace('"', "&#34;"))
+__all__ = ["Segment", "article_markup", "claim_item", "document_context", "environment", "render_document_html",
+           "render_index_html", "segments"]
 
 
 def article_markup(segs: Sequence[Segment]) -> Markup:
@@ -199,8 +125,10 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
         f"{e(v.attribute_zh)}")
     if v.subject_name:
         add(f" · {e(v.subject_name)}")
+    if v.display.lines:
+        add(f' <span class="where">第 {e(v.line)} 行</span>')
     quote = f"<code>{e(claim.text)}</code>" if claim.attribute == "code" else f"「{e(claim.text)}」"
-    add(f' <span class="where">第 {e(v.line)} 行</span></div>\n  <div class="quote">{quote}</div>\n  <dl>\n')
+    add(f'</div>\n  <div class="quote">{quote}</div>\n  <dl>\n')
     for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
                         ("原因", v.reason_zh), ("依据", v.evidence_zh)):
         if value:
@@ -255,17 +183,23 @@ def _evidence_filters(views: Sequence[ClaimView]) -> list[dict[str, Any]]:
 
 
 def document_context(result: DocumentResult, text: str, display: Display | None = None,
-                     views: Sequence[ClaimView] | None = None) -> dict[str, Any]:
+                     views: Sequence[ClaimView] | None = None, html_source: bytes | None = None) -> dict[str, Any]:
     """What the document templates need, for the static page and the review app alike (``views``: the claims'
-    views, when the caller has made them)."""
+    views, when the caller has made them; ``html_source``: an HTML article's file, which it is rendered from)."""
+    from ..ingest import front_matter
+    from .article import layout_events, render_article
+
     display = display or display_for(result)
     views = claim_views(result.claims, text, display) if views is None else views
+    events = layout_events(result.format, text, html_source) if text else None
+    front = front_matter(text) if result.format == "md" else None
     return {
         "result": result,
-        "title": result.title or result.doc_id,
+        "title": (front.title if front else None) or result.title or result.doc_id,
         "verdict": report_verdict(result),
         "status_zh": STATUS_ZH.get(result.status.value, "未检查"),
-        "article": article_markup(segments(text, views)),
+        "article": article_markup(segments(text, views)) if events is None else render_article(text, events, views),
+        "rendered": events is not None,
         "flagged": [v for v in views if v.is_flag and not v.is_closed],
         "closed": [v for v in views if v.is_closed],
         "others": [v for v in views if not v.is_flag],
@@ -276,10 +210,10 @@ def document_context(result: DocumentResult, text: str, display: Display | None 
 
 
 def render_document_html(result: DocumentResult, text: str, display: Display | None = None,
-                         views: Sequence[ClaimView] | None = None) -> str:
+                         views: Sequence[ClaimView] | None = None, html_source: bytes | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
     script, script_hash = _script("document.js.j2")
-    context = document_context(result, text, display, views)
+    context = document_context(result, text, display, views, html_source)
     shown = context["flagged"] + context["closed"] + context["others"]
     return _env().get_template("document.html.j2").render(
         **context, script=script, script_hash=script_hash, stamp=(display or Display()).review_state is not None,

@@ -89,7 +89,8 @@ def _review_line(v: ClaimView) -> str | None:
 def _flag_item(n: int, v: ClaimView) -> list[str]:
     code = v.claim.attribute == "code"
     lines = [f"### {n}. {_quote(v)} — {v.verdict_zh}", ""]
-    lines.append(f"- 位置：第 {v.line} 行 · 「{md_text(v.claim.sentence)}」")
+    where = f"第 {v.line} 行 · " if v.display.lines else ""
+    lines.append(f"- 位置：{where}「{md_text(v.claim.sentence)}」")
     lines.append(f"- 属性：{md_text(v.attribute_zh)}")
     if v.subject_name:
         lines.append(f"- 对象：{md_text(v.subject_name)}")
@@ -107,6 +108,11 @@ def _flag_item(n: int, v: ClaimView) -> list[str]:
     if review:
         lines.append(f"- {review}")
     return [*lines, ""]
+
+
+def _where(v: ClaimView) -> str:
+    """"第 N 行 " before a claim, when its article's lines mean something to an editor (see ``Display.lines``)."""
+    return f"第 {v.line} 行 " if v.display.lines else ""
 
 
 def _quote(v: ClaimView) -> str:
@@ -146,15 +152,15 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
         out += ["| 行 | 原文 | 属性 | 数值 | 来源 | 依据 |", "|---:|---|---|---|---|---|"]
         for v in supported:
             quote = _quote(v).replace("|", "\\|") if v.claim.attribute == "code" else _quote(v)
-            cells = [str(v.line), quote, md_text(v.attribute_zh), md_text(v.stated) or "—", md_source(v),
-                     md_text(v.evidence_zh) or "—"]
+            cells = [str(v.line) if v.display.lines else "—", quote, md_text(v.attribute_zh),
+                     md_text(v.stated) or "—", md_source(v), md_text(v.evidence_zh) or "—"]
             out.append("| " + " | ".join(cells) + " |")
     else:
         out.append("无。")
 
     unsure = [v for v in views if v.verdict in ("unverifiable", "unchecked")]
     out += ["", f"## 无法核实（{len(unsure)}）", ""]
-    out += [f"- 第 {v.line} 行 {_quote(v)}（{md_text(v.attribute_zh)}"
+    out += [f"- {_where(v)}{_quote(v)}（{md_text(v.attribute_zh)}"
             + ("，未检查" if v.verdict == "unchecked" else "")
             + (f"，口径：{md_text(v.scope_zh)}" if v.scope_zh else "")
             + (f"，原因：{md_text(v.reason_zh)}" if v.reason_zh else "") + "）"
@@ -165,7 +171,7 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     if code:
         out += ["", f"## 代码问题（{sum(1 for v in code if v.verdict == 'code_issue')}）", ""]
         for v in code:
-            line = f"- 第 {v.line} 行 {md_code(v.claim.text)} — {v.verdict_zh}"
+            line = f"- {_where(v)}{md_code(v.claim.text)} — {v.verdict_zh}"
             if v.explanation:
                 line += f"：{md_text(v.explanation)}"
             if v.expected:

@@ -139,10 +139,11 @@ def report_verdict(result: DocumentResult) -> str:
 
 def display_for(result: DocumentResult, names: Callable[[str], str] | None = None, *, timezone: str = "",
                 review_state: str | None = "") -> Display:
-    """The display context of a document: reference names, Traditional when the article is written so, the zone
-    times are shown in and the state a pasted review command needs (see ``Display``)."""
-    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]), timezone,
-                   review_state)
+    """The display context of a document: reference names, Traditional when the article is written so, line
+    numbers unless it is HTML, the zone times are shown in and the state a pasted review command needs (see
+    ``Display``)."""
+    return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]),
+                   lines=result.format != "html", timezone=timezone, review_state=review_state)
 
 
 def detail_zh(detail: str | None) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,14 +30,38 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import StorageError, UsageError
-from ..lexicon.labels import api_error, http_error, labels
+from ..lexicon.labels import api_error, catalogue, http_error, labels, message
 from ..report.html import TEMPLATES, environment
-from ..state.decisions import REVIEW_STATUSES
+from ..state.decisions import Event
 from ..state.store import Store
+from ..state.store_team import NotUndoable, StaleDecision
 from . import views
-from .auth import SESSION_COOKIE, UNSAFE_METHODS, Auth, Identity, User, cross_site, csrf_ok, identify, parse_host
+from .auth import (
+    ENDED_SESSION,
+    SESSION_COOKIE,
+    UNSAFE_METHODS,
+    WRONG_TOKEN,
+    Auth,
+    Identity,
+    User,
+    cross_site,
+    csrf_ok,
+    identify,
+    parse_host,
+)
 from .bodies import parse_json_body, read_body
+from .export import queue_csv
 from .files import open_published, published_files, stream
+from .team import (
+    APP_MESSAGES,
+    PRESENCE_POLL_SECONDS,
+    Presence,
+    check_status,
+    claim_items,
+    conflict_message,
+    missing_text,
+    version_of,
+)
 
 MAX_TEXT = 20_000  # characters of a note or a correction
 APP_CSP = ("default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; "
@@ -49,7 +74,8 @@ REPORT_TYPES: dict[str, str] = {
     ".json": "application/json", ".csv": "text/csv; charset=utf-8",
 }
 REPORT_JSONL = frozenset({"claims.jsonl", "documents.jsonl", "claimreview.jsonl", "segments.jsonl"})
-STATIC = {"document.js": "document.js.j2", "review.js": "review.js.j2", "queue.js": "queue.js.j2"}
+STATIC = {"document.js": "document.js.j2", "review.js": "review.js.j2", "queue.js": "queue.js.j2",
+          "team.js": "team.js.j2"}
 
 
 @dataclass(frozen=True)
@@ -133,17 +159,20 @@ class Guard:
         """The response that refuses the request, or the identity it may proceed as."""
         host = parse_host(headers.get("host", ""))
         if host is None:
-            message = api_error("bad_host")
-            return json_error(400, message) if api else html_error(400, message)
+            text = api_error("bad_host")
+            return json_error(400, text) if api else html_error(400, text)
         allowed = self.config.allowed_hosts
         if allowed is not None and host not in allowed:
-            message = api_error("not_loopback")
-            return json_error(421, message) if api else html_error(421, message)
+            text = api_error("not_loopback")
+            return json_error(421, text) if api else html_error(421, text)
         identity = identify(self.config.auth, headers)
         login_post = method == "POST" and path == "/login"
         if identity.user is None and not login_post:
-            message = api_error("token_required")
-            return json_error(401, message) if api else login_page(401, api_error("login_prompt"), path)
+            said = {WRONG_TOKEN: message("token.wrong"), ENDED_SESSION: message("session.expired")}.get(identity.via)
+            if said is not None:  # a token or a session was sent, and is wrong: say so, not that none was sent
+                return json_error(401, said) if api else login_page(401, said, path)
+            text = api_error("token_required")
+            return json_error(401, text) if api else login_page(401, api_error("login_prompt"), path)
         reason = cross_site(method, headers)
         if reason:
             return json_error(403, api_error("cross_site"), detail=reason) if api else \
@@ -151,8 +180,8 @@ class Guard:
         if method in UNSAFE_METHODS and not login_post:
             # logging out is a plain form post (no script to add the token); its Origin was checked above
             if path != "/logout" and not csrf_ok(identity, headers):
-                message = api_error("csrf")
-                return json_error(403, message) if api else html_error(403, message, identity)
+                text = api_error("csrf")
+                return json_error(403, text) if api else html_error(403, text, identity)
             user = identity.user
             if user is not None and not user.can_write and path != "/logout":
                 return json_error(403, api_error("viewer", name=user.name))
@@ -229,17 +258,25 @@ def _text(data: Mapping[str, Any], key: str) -> str:
 
 def _page_context(request: Request) -> dict[str, Any]:
     identity = _identity(request)
-    return {"user": identity.user, "csrf": identity.csrf, "login": identity.via == "cookie",
-            "review_labels": json.dumps(labels("review"), ensure_ascii=False)}
+    user = identity.user
+    return {"user": user, "csrf": identity.csrf, "login": identity.via == "cookie",
+            "can_write": bool(user and user.can_write),
+            "review_labels": json.dumps(labels("review"), ensure_ascii=False),
+            "app_messages": json.dumps({k: message_template(k) for k in APP_MESSAGES}, ensure_ascii=False)}
+
+
+def message_template(key: str) -> str:
+    """A catalogue message with its {placeholders} left in, for the page's script to fill."""
+    return catalogue()[("message", key)]
 
 
 # ---- API ----------------------------------------------------------------------------------------
 
 
-async def api_claims(request: Request) -> JSONResponse:
-    """GET /api/claims?verdict=&status=&doc_id=&assignee=&q=[&attribute=&subject=&evidence=&flagged=1]"""
+def _listed(request: Request) -> Callable[[Store], list[dict[str, Any]]]:
+    """The claims ``GET /api/claims`` lists for the request's filters (its CSV too)."""
     p = request.query_params
-    names = _config(request).names
+    names, zone = _config(request).names, _config(request).timezone
 
     def work(store: Store) -> list[dict[str, Any]]:
         rows = store.list_claims(verdict=p.get("verdict") or None, status=p.get("status") or None,
@@ -247,43 +284,135 @@ async def api_claims(request: Request) -> JSONResponse:
                                  q=p.get("q") or None, attribute=p.get("attribute") or None,
                                  subject=p.get("subject") or None, evidence=p.get("evidence") or None,
                                  flagged_only=p.get("flagged") in ("1", "true"))
-        return [views.api_claim(r, names, _config(request).timezone) for r in rows]
+        versions = store.versions()
+        return [views.api_claim({**r, "version": versions.get(r["claim_id"], "")}, names, zone) for r in rows]
 
-    return JSONResponse(await _in_store(request, work))
+    return work
+
+
+async def api_claims(request: Request) -> JSONResponse:
+    """GET /api/claims?verdict=&status=&doc_id=&assignee=&q=[&attribute=&subject=&evidence=&flagged=1]"""
+    return JSONResponse(await _in_store(request, _listed(request)))
+
+
+async def api_claims_csv(request: Request) -> Response:
+    """GET /api/claims.csv?(the filters of /api/claims): the same rows as a CSV (the queue's export)."""
+    rows = await _in_store(request, _listed(request))
+    return Response(queue_csv(rows), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": "attachment; filename=\"queue.csv\"; "
+                                                    "filename*=UTF-8''%E5%AE%A1%E6%A0%B8%E9%98%9F%E5%88%97.csv"})
 
 
 async def api_claim(request: Request) -> JSONResponse:
     """GET /api/claims/{claim_id}: the claim with its history."""
     claim_id = request.path_params["claim_id"]
     names = _config(request).names
-    found = await _in_store(request, lambda store: store.claim(claim_id))
+    found = await _in_store(request, lambda store: _with_version(store, store.claim(claim_id)))
     if found is None:
         return json_error(404, api_error("unknown_claim", cid=claim_id), claim_id=claim_id)
     return JSONResponse(views.api_claim(found, names, _config(request).timezone))
 
 
+def _with_version(store: Store, claim: dict[str, Any] | None) -> dict[str, Any] | None:
+    return claim and {**claim, "version": store.version(claim["claim_id"])}
+
+
 async def api_decision(request: Request) -> JSONResponse:
-    """POST /api/claims/{claim_id}/decision {"status", "note", "correction"}: the updated claim."""
+    """POST /api/claims/{claim_id}/decision {"status", "note", "correction", "version"}: the updated claim; 409
+    when ``version`` (the claim's version the editor saw) is not its current one."""
     claim_id = request.path_params["claim_id"]
     data = await _json_body(request)
-    status = data.get("status")
-    if status not in REVIEW_STATUSES:
-        return json_error(400, api_error("bad_status", statuses="、".join(REVIEW_STATUSES)))
-    note, correction = _text(data, "note"), _text(data, "correction")
-    user = _user(request)
-    names = _config(request).names
+    status, note, correction = _decision_fields(data)
+    version = version_of(data)
 
-    def work(store: Store) -> dict[str, Any] | None:
+    def work(store: Store) -> list[Event] | None:
         if store.claim_snapshot(claim_id) is None:
             return None
-        store.decide(claim_id, status, user.name, note, correction)
-        claim = store.claim(claim_id)
-        return claim and {**claim, "document_verdict": views.doc_verdict(store, claim["doc_id"])}
+        return store.decide_versioned([(claim_id, version)], status, _user(request).name, note, correction)
 
-    updated = await _in_store(request, work)
-    if updated is None:
-        return json_error(404, api_error("unknown_claim", cid=claim_id), claim_id=claim_id)
-    return JSONResponse(views.api_claim(updated, names, _config(request).timezone))
+    return await _decided(request, work, single=claim_id)
+
+
+async def api_decisions(request: Request) -> JSONResponse:
+    """POST /api/decisions {"claims": [{"claim_id", "version"}...], "status", "note", "correction"}: one decision
+    on each, in one transaction; {"claims": [updated claims]}, or 409 and nothing recorded when one is stale."""
+    data = await _json_body(request)
+    status, note, correction = _decision_fields(data)
+    items = claim_items(data)
+    user = _user(request)
+    return await _decided(request, lambda store: store.decide_versioned(items, status, user.name, note, correction))
+
+
+async def api_undo(request: Request) -> JSONResponse:
+    """POST /api/undo {"claims": [{"claim_id", "version"}...]}: undo the step ``version`` of each claim (the version
+    its decision answered), as a new step; 409 when a claim was decided since."""
+    data = await _json_body(request)
+    items = claim_items(data)
+    if any(version is None for _, version in items):
+        return json_error(400, message("decision.claims_list"))
+    user = _user(request)
+    return await _decided(request, lambda store: store.undo([(c, v or "") for c, v in items], user.name),
+                          undoing=True)
+
+
+def _decision_fields(data: Mapping[str, Any]) -> tuple[str, str, str]:
+    """status, note and correction of a decision request, by the rules the page follows too."""
+    status = check_status(data.get("status"))
+    note, correction = _text(data, "note"), _text(data, "correction")
+    lacking = missing_text(status, note, correction)
+    if lacking is not None:
+        raise HTTPException(400, lacking)
+    return status, note, correction
+
+
+async def _decided(request: Request, decide: Callable[[Store], list[Event] | None], *, single: str = "",
+                   undoing: bool = False) -> JSONResponse:
+    """Run ``decide`` and answer with the claims it changed (one claim for ``single``), or the conflict (409)."""
+    names, zone = _config(request).names, _config(request).timezone
+
+    def work(store: Store) -> dict[str, Any] | None:
+        try:
+            events = decide(store)
+        except StaleDecision as stale:
+            return {"conflict": stale, "claims": [_claim_now(store, c.claim_id, names, zone) for c in stale.conflicts]}
+        except NotUndoable:
+            raise HTTPException(409, message("decision.not_undoable")) from None
+        if events is None:
+            return None
+        return {"claims": [_claim_now(store, e.claim_id, names, zone) for e in events]}
+
+    answer = await _in_store(request, work)
+    if answer is None:
+        return json_error(404, api_error("unknown_claim", cid=single), claim_id=single)
+    stale = answer.get("conflict")
+    if isinstance(stale, StaleDecision):
+        conflicts = [{"claim_id": c.claim_id, "seen": c.seen, "version": c.current,
+                      "since": views.history_items([e.to_api() for e in c.since], _config(request).timezone),
+                      "claim": claim}
+                     for c, claim in zip(stale.conflicts, answer["claims"], strict=True)]
+        return json_error(409, conflict_message(stale, undoing=undoing), conflicts=conflicts)
+    return JSONResponse(answer["claims"][0] if single else {"claims": answer["claims"]})
+
+
+def _claim_now(store: Store, claim_id: str, names: Callable[[str], str] | None, zone: str = "") -> dict[str, Any]:
+    """A claim as the API gives it, with its history, version and its document's verdict after the change."""
+    claim = _with_version(store, store.claim(claim_id)) or {}
+    if claim:
+        claim["document_verdict"] = views.doc_verdict(store, claim["doc_id"])
+    return views.api_claim(claim, names, zone) if claim else {"claim_id": claim_id}
+
+
+async def api_presence(request: Request) -> JSONResponse:
+    """GET /api/presence?doc_id=: the caller has the document open; who else has (``others``), by name."""
+    doc_id = request.query_params.get("doc_id", "")
+    others = _presence(request).visit(doc_id, _user(request).name)
+    return JSONResponse({"doc_id": doc_id, "others": others, "poll_seconds": PRESENCE_POLL_SECONDS,
+                         "message": message("presence.others", names="、".join(others)) if others else ""})
+
+
+def _presence(request: Request) -> Presence:
+    presence: Presence = request.app.state.presence
+    return presence
 
 
 async def api_documents(request: Request) -> JSONResponse:
@@ -325,7 +454,8 @@ async def api_unknown(request: Request) -> JSONResponse:
 async def queue_page(request: Request) -> HTMLResponse:
     filters = views.QueueFilters.from_query(request.query_params)
     names = _config(request).names
-    context = await _in_store(request, lambda store: views.queue(store, names, filters, _config(request).timezone))
+    context = await _in_store(request, lambda store: views.queue(store, names, filters, _user(request).name,
+                                                                     _config(request).timezone))
     return render("app_queue.html.j2", **context, **_page_context(request),
                   href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#item-{key}" if key else ""))
 
@@ -336,8 +466,10 @@ async def document_page(request: Request) -> HTMLResponse:
     context = await _in_store(request, lambda store: views.document_page(store, names, doc_id, zone))
     if context is None:
         return html_error(404, api_error("no_document"), _identity(request))
-    user = _user(request)
-    return render("app_document.html.j2", **context, **_page_context(request), can_write=user.can_write)
+    others = _presence(request).visit(doc_id, _user(request).name)
+    return render("app_document.html.j2", **context, **_page_context(request),
+                  presence=message("presence.others", names="、".join(others)) if others else "",
+                  poll_seconds=PRESENCE_POLL_SECONDS)
 
 
 async def login_form(request: Request) -> Response:
@@ -420,10 +552,12 @@ async def report_file(request: Request) -> Response:
 async def on_http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+    said = str(detail) if re.search(r"[\u4e00-\u9fff]", str(detail)) else None  # ours: the catalogue's Chinese
     if request.url.path.startswith("/api/"):
-        return json_error(status, http_error(status), detail=str(detail))
+        return json_error(status, said) if said else \
+            json_error(status, http_error(status), detail=str(detail))
     identity = request.scope.get("state", {}).get("identity")
-    return html_error(status, http_error(status), identity)
+    return html_error(status, said or http_error(status), identity)
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:
@@ -444,8 +578,12 @@ def create_app(config: AppConfig) -> ASGIApp:
     """The app as an ASGI callable (``Guard`` around the routes)."""
     routes = [
         Route("/api/claims", api_claims, methods=["GET"]),
+        Route("/api/claims.csv", api_claims_csv, methods=["GET"]),
         Route("/api/claims/{claim_id}", api_claim, methods=["GET"]),
         Route("/api/claims/{claim_id}/decision", api_decision, methods=["POST"]),
+        Route("/api/decisions", api_decisions, methods=["POST"]),
+        Route("/api/undo", api_undo, methods=["POST"]),
+        Route("/api/presence", api_presence, methods=["GET"]),
         Route("/api/documents", api_documents, methods=["GET"]),
         Route("/api/assignments", api_assign, methods=["POST"]),
         Route("/api/me", api_me, methods=["GET"]),
@@ -463,4 +601,5 @@ def create_app(config: AppConfig) -> ASGIApp:
                 Exception: on_http_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.config = config
+    app.state.presence = Presence()
     return Guard(app, config)

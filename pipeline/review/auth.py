@@ -42,6 +42,7 @@ MAX_SESSIONS = 10_000  # the oldest sessions end first beyond this many
 FAILURES_ALLOWED = 10  # wrong tokens or logins a client may send ...
 FAILURE_WINDOW_SECONDS = 300.0  # ... in this long, before it is refused until the window has passed
 FAILURE_DELAY_SECONDS = 0.25  # each wrong one waits this long before it is answered
+WRONG_TOKEN, ENDED_SESSION = "wrong-token", "ended-session"  # Identity.via of a request with no user
 MAX_CLIENTS = 10_000  # clients whose failures are remembered (the oldest forgotten first)
 # a host name (letters, digits, dots, hyphens) or an address in brackets, then an optional port: nothing else
 _HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?))"
@@ -219,7 +220,9 @@ class Auth:
 
 @dataclass(frozen=True)
 class Identity:
-    """Who a request is from and how it proved it: bearer, cookie, local (no users file), or none."""
+    """Who a request is from and how it proved it: bearer, cookie, local (no users file), or none; with no user,
+    why: no token at all (none), a wrong one (``WRONG_TOKEN``), a session cookie that is no (longer a) session
+    (``ENDED_SESSION``)."""
 
     user: User | None
     via: str
@@ -233,12 +236,12 @@ def identify(auth: Auth, headers: Mapping[str, str]) -> Identity:
     scheme, _, token = headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer":
         user = auth.by_token(token.strip())
-        return Identity(user, "bearer") if user else Identity(None, "none")
+        return Identity(user, "bearer") if user else Identity(None, WRONG_TOKEN)
     sid = cookie(headers, SESSION_COOKIE)
     session = auth.session(sid) if sid else None
     if session is not None:
         return Identity(session.user, "cookie", session.csrf, sid)
-    return Identity(None, "none")
+    return Identity(None, ENDED_SESSION if sid else "none")
 
 
 def cookie(headers: Mapping[str, str], name: str) -> str:

@@ -191,7 +191,7 @@ def history_cmd(claim_id: ClaimArg, state: StateOption = DEFAULT_STATE) -> None:
         _say(f"{claim_id}: no decisions yet")
     for e in events:
         _say(f"{e.at}  {e.user}  {e.from_status} -> {e.to_status}" + (f"  {e.note}" if e.note else "")
-             + (f"  (moved from {e.moved_from})" if e.moved_from else ""))
+             + (f"  (moved from {e.moved_from})" if e.moved_from else "") + ("  (undo)" if e.kind == "undo" else ""))
 
 
 @review_app.command("assign")

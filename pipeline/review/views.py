@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from ..lexicon.labels import label, labels
+from ..lexicon.labels import label, labels, message
 from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
 from ..report.display import local_time
 from ..report.html import document_context
@@ -63,6 +63,12 @@ class QueueFilters:
         values.update(changes)
         return "/?" + urlencode(values)
 
+    def export(self) -> str:
+        """The CSV of the queue as shown: /api/claims.csv with these filters (flags only, as the queue, unless a
+        verdict is asked for)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return "/api/claims.csv?" + urlencode({**values, "flagged": "" if self.verdict else "1"})
+
 
 def _claim(row: Mapping[str, Any]) -> Claim:
     """A stored claim dict (with its review fields) as a Claim whose extra carries the review, as reports read."""
@@ -88,7 +94,7 @@ def history_items(events: list[dict[str, Any]], timezone: str = "") -> list[dict
             for e in events]
 
 
-REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "history",
+REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "version", "history",
                  "document_verdict")
 EXTRA_FIELDS = ("reason", "scope")  # the checker's, when it wrote them
 
@@ -139,8 +145,9 @@ def doc_verdict(store: Store, doc_id: str) -> str:
     return report_verdict(_doc_results(store.list_claims(doc_id=doc_id), titles)[doc_id])
 
 
-def queue(store: Store, names: Names, filters: QueueFilters, timezone: str = "") -> dict[str, Any]:
-    """The queue page: matching claims grouped by document (worst document first), counts per status, options."""
+def queue(store: Store, names: Names, filters: QueueFilters, user: str = "", timezone: str = "") -> dict[str, Any]:
+    """The queue page: matching claims grouped by document (worst document first), counts per status, options,
+    each claim's version; and what the assignee filter means when ``user`` has nothing assigned."""
     docs = document_rows(store)
     order = {d["doc_id"]: i for i, d in enumerate(docs)}
     matching = store.list_claims(verdict=filters.verdict or None, doc_id=filters.doc_id or None,
@@ -160,9 +167,12 @@ def queue(store: Store, names: Names, filters: QueueFilters, timezone: str = "")
     everything = store.list_claims(flagged_only=True)
     products = sorted({c["subject"] for c in everything if c.get("subject")})
     name_of = (lambda s: names(s)) if names else (lambda s: s)
+    assignees = sorted({d["assignee"] for d in docs if d["assignee"]})
     # a card the reference does not know (model:nvidia:k20m) by the article's own words for it
     mentions = {c["subject"]: c["subject_mention"] for c in everything if c.get("subject_mention")}
     return {
+        "versions": store.versions(),
+        "assignee_note": _assignee_note(filters.assignee, assignees),
         "filters": filters,
         "groups": groups,
         "shown": len(shown),
@@ -175,8 +185,15 @@ def queue(store: Store, names: Names, filters: QueueFilters, timezone: str = "")
         "attributes": {a: label("attribute", a) or "其他" for a in sorted({c["attribute"] for c in everything})},
         "products": {p: name_of(p) if name_of(p) != p else mentions.get(p) or p for p in products},
         "documents": [(d["doc_id"], d["title"] or d["doc_id"]) for d in docs],
-        "assignees": sorted({d["assignee"] for d in docs if d["assignee"]}),
+        "assignees": sorted({*assignees, *([filters.assignee] if filters.assignee not in ("", "-") else [])}),
     }
+
+
+def _assignee_note(assignee: str, assigned: list[str]) -> str:
+    """Says that the queue shows one editor's documents only (and why it is empty when none is theirs)."""
+    if assignee in ("", "-"):
+        return ""
+    return message("queue.assignee_only" if assignee in assigned else "queue.assignee_none", name=assignee)
 
 
 def article_text(result: DocumentResult) -> tuple[str | None, str]:
@@ -195,6 +212,18 @@ def article_text(result: DocumentResult) -> tuple[str | None, str]:
         return None, "原文无法按 UTF-8 读出，下面只列出论断。"
 
 
+def html_source(result: DocumentResult) -> bytes | None:
+    """An HTML article's file, which its page is rendered from, when it is still the one analysed; else None (the
+    page shows the text as extracted)."""
+    if result.format != "html":
+        return None
+    try:
+        raw = Path(result.path).read_bytes()
+    except OSError:
+        return None
+    return raw if hashlib.sha256(raw).hexdigest() == result.sha256 else None
+
+
 def document_page(store: Store, names: Names, doc_id: str, timezone: str = "") -> dict[str, Any] | None:
     """The article page of a current document, or None."""
     stored = store.document(doc_id)
@@ -206,14 +235,27 @@ def document_page(store: Store, names: Names, doc_id: str, timezone: str = "") -
     result = attach_reviews(result, store.decisions())
     # a file that was not read as an article (binary, not decodable, too large) is not shown as one
     text, problem = article_text(result) if result.status is Status.OK else ("", "")
-    context = document_context(result, text or "", display_for(result, names, timezone=timezone))
+    context = document_context(result, text or "", display_for(result, names, timezone=timezone),
+                               html_source=html_source(result))
     flagged = [*context["flagged"], *context["closed"]]
     context.update(
         app=True,
         problem=problem,
+        versions=store.versions(),
+        twins=identical_flags(flagged),
+        identical_label=lambda count: message("decision.identical", count=count),
         history={v.claim.claim_id: history_items([e.to_api() for e in store.history(v.claim.claim_id)], timezone)
                  for v in flagged},
         assignee=store.assignments().get(doc_id),
         order={v.key: i for i, v in enumerate(flagged)},
     )
     return context
+
+
+def identical_flags(flagged: list[ClaimView]) -> dict[str, list[str]]:
+    """claim_id -> the other flags of the article with the same text, attribute and subject (a sentence repeated,
+    a figure given twice), for "apply to the identical ones"."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for v in flagged:
+        groups.setdefault((v.claim.text, v.claim.attribute, v.claim.subject or ""), []).append(v.claim.claim_id)
+    return {cid: [o for o in ids if o != cid] for ids in groups.values() if len(ids) > 1 for cid in ids}

@@ -84,11 +84,9 @@ class DocumentOutput:
         return self.row.result
 
 
-def source_text(result: DocumentResult, ctx: RunContext | None = None) -> str:
-    """The text the claims' offsets point into: the derived text, or the file read again as the run reads it (no
-    link out of the corpus) when its bytes are still those analysed; "" if it cannot be."""
-    if result.text is not None:
-        return result.text
+def source_bytes(result: DocumentResult, ctx: RunContext | None = None) -> bytes | None:
+    """The article's file read again as the run reads it (no link out of the corpus), when its bytes are still those
+    analysed; None if it cannot be."""
     from ..errors import InputError
     from ..ingest import read_article
 
@@ -96,9 +94,20 @@ def source_text(result: DocumentResult, ctx: RunContext | None = None) -> str:
     try:
         raw = read_article(Path(result.path), root, 1 << 62, follow_symlinks=ctx.follow_symlinks if ctx else False)
     except InputError:
-        return ""
+        return None
     if result.sha256 and hashlib.sha256(raw).hexdigest() != result.sha256:
-        return ""  # changed since it was analysed: the next run analyses it again
+        return None  # changed since it was analysed: the next run analyses it again
+    return raw
+
+
+def source_text(result: DocumentResult, ctx: RunContext | None = None) -> str:
+    """The text the claims' offsets point into: the derived text, or the file read again (``source_bytes``); ""
+    if it cannot be."""
+    if result.text is not None:
+        return result.text
+    raw = source_bytes(result, ctx)
+    if raw is None:
+        return ""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -170,8 +179,10 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     size += len(claims_csv.encode()) + len(review_lines.encode())
     files: dict[str, bytes] = {}
     if stale:
+        # an HTML article's page is rendered from its elements, read again from the file
+        html_source = source_bytes(r, ctx) if r.format == "html" and r.status is Status.OK and text else None
         files = {name: text_.encode("utf-8") for name, text_ in document_report_files(
-            r, text, names=ref.name, display=display, records=own, views=views).items()}
+            r, text, names=ref.name, display=display, records=own, views=views, html_source=html_source).items()}
         size += sum(len(data) for data in files.values())
     if size > ctx.max_output_bytes:
         return _too_large(result, size, ref, ctx, fresh=fresh, old=old, save=save)

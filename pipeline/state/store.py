@@ -5,7 +5,7 @@ One file (``<out>/state.sqlite``), WAL mode. A run saves its documents in batche
 filling are simply processed again by the next run; nothing committed is ever lost, and decisions are never touched
 by a save except to follow a renamed article's claims. ``Store.lock`` keeps two runs off the same state.
 Decisions, their history and assignments are ``ReviewMixin``'s part (``store_review.py``), journaled beside the
-state (``journal.py``).
+state (``journal.py``); versions, bulk decisions and undo are ``TeamMixin``'s (``store_team.py``).
 
 >>> with Store(Path("reports/state.sqlite")) as store, store.lock(timeout=10):  # doctest: +SKIP
 ...     run = store.begin_run("ref-2024.06", "0.1.0")
@@ -40,7 +40,7 @@ from .decisions import (
     utc_now,
 )
 from .schema import MIGRATIONS, SCHEMA_VERSION
-from .store_review import ReviewMixin
+from .store_team import TeamMixin
 
 __all__ = [
     "DECISION_STATUSES", "DEFAULT_STATE", "MIGRATIONS", "RAISED_STATUSES", "REVIEW_STATUSES", "SCHEMA_VERSION",
@@ -140,7 +140,7 @@ _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_
 _CONTRACT_KEYS = frozenset(Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict())
 
 
-class Store(ReviewMixin):
+class Store(TeamMixin):
     """The state database. Not thread-safe: one Store per thread or process.
 
     Raises (on opening):

@@ -1,0 +1,84 @@
+"""Figures a word names only by their unit, their line or a label beside them: a byte rate no word names is the card's
+memory bandwidth (unless the sentence speaks of a link, a transfer or a CPU's memory); a wattage alone on its line
+under a card is the card's power; a bare number labelled with a number format is a throughput; a precision before a
+word that names none ("FP8精度下AI算力") is the figure's; English ordinals of generations (4th 代); the items of a
+bracket after a name; 新增 as an introduction; a memory type as the cue of a bus width; a question mark glued to a
+figure (a character a page could not encode) is a space; a ratio right after a figure compares that figure. Texts
+written for the tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.normalize import normalize
+from tests.claim_helpers import FAM, C, P, S, U, claims_for, rows
+
+# fmt: off
+CASES = [
+    # a card's byte rate with no word for it: its memory bandwidth, right or wrong
+    ("T4的数据吞吐能力为320GB/s。", "t.txt", [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S)]),
+    ("T4的数据吞吐能力为600GB/s。", "t.txt", [("600GB/s", "memory_bandwidth", "nvidia_t4", P, C)]),
+    # a link in the sentence: not the memory's (recorded, not judged)
+    ("两颗MI250X芯片之间的链接速度达到400GB/s。", "t.txt", [("400GB/s", "figure", "amd_mi250x", "system", U)]),
+    # a format's name is a slip of the unit, not a bandwidth
+    ("H100的FP16性能为2 TB/s。", "t.txt", [("2 TB/s", "figure_label", "nvidia_h100", P, C)]),
+    # the precision before a word that names none
+    ("L4在FP8精度下AI算力可达485 TFLOPS。", "t.txt", [("可达485 TFLOPS", "fp8", "nvidia_l4", P, S)]),
+    # a wattage alone on its line, under the card's line
+    ("T4\n\n70W\n", "t.md", [("70W", "tdp", "nvidia_t4", P, S)]),
+    ("T4\n\n- 300W\n", "t.md", [("300W", "tdp", "nvidia_t4", P, C)]),
+    # a bare number labelled with a format: a throughput in TFLOPS
+    ("NVIDIA L4 ~121 (FP16) 24 GB GDDR6", "t.txt",
+     [("~121", "fp16", "nvidia_l4", P, S), ("FP16", "figure_label", "nvidia_l4", P, S),
+      ("24 GB", "memory_size", "nvidia_l4", P, S), ("GDDR6", "memory_type", "nvidia_l4", P, S)]),
+    # English ordinals: a generation, not a count of cores
+    ("RTX 4090配备 4th 代 Tensor 核心和 3rd 代 RT 核心。", "t.txt",
+     [("4th 代 Tensor 核心", "generation", "nvidia_rtx_4090", P, S),
+      ("3rd 代 RT 核心", "generation", "nvidia_rtx_4090", P, S)]),
+    # the first item of a bracket after an architecture's name: its year
+    ("- Turing（2018，TU102）：RT Core登场", "t.md", [("2018", "launch_year", "Turing", FAM, S)]),
+    # 新增 introduces a feature; more of them is no introduction (the control above it)
+    ("Pascal架构中新增了Tensor Core。", "t.txt", [("新增了Tensor Core", "introduced_by", "pascal", FAM, C)]),
+    ("H100增加了Tensor Core的数量。", "t.txt", []),
+    # a memory type in the clause says a bit count is the bus width
+    ("H100采用HBM3与5120-bit。", "t.txt",
+     [("HBM3", "memory_type", "nvidia_h100", P, S), ("5120-bit", "memory_bus_width", "nvidia_h100", P, S)]),
+    ("H100采用HBM3与4096-bit。", "t.txt",
+     [("HBM3", "memory_type", "nvidia_h100", P, S), ("4096-bit", "memory_bus_width", "nvidia_h100", P, C)]),
+    # lost characters read as question marks
+    ("H100基于?Hopper架构，显存带宽为?3.35TB/s。", "t.txt",
+     [("Hopper", "architecture", "nvidia_h100", P, S), ("3.35TB/s", "memory_bandwidth", "nvidia_h100", P, S)]),
+    # a ratio right after a figure compares that figure
+    ("T4的数据吞吐能力为320GB/s，是V100的1.5倍。", "t.txt",
+     [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S), ("是V100的1.5倍", "ratio", "nvidia_t4", P, C)]),
+    ("T4的数据吞吐能力为320GB/s，约为V100的三分之一。", "t.txt",
+     [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S), ("约为V100的三分之一", "ratio", "nvidia_t4", P, S)]),
+    ("L4的显存为24GB，比T4多50%。", "t.txt",
+     [("24GB", "memory_size", "nvidia_l4", P, S), ("比T4多50%", "ratio", "nvidia_l4", P, S)]),
+    # B200 in HGX B200 and in GB200: both published figures are right, one between is not
+    ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
+     [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),
+]
+
+LOST = [
+    ("约?989 TFLOPS?FP8", "约 989 TFLOPS FP8"),
+    ("基于?Hopper架构", "基于 Hopper架构"),
+    ("快约?1.8 倍", "快约 1.8 倍"),
+    # a question stays a question; links and English text keep theirs
+    ("是什么?为什么", "是什么?为什么"),
+    ("H100?", "H100?"),
+    ("见 https://a.example/x?id=3 页", "见 https://a.example/x?id=3 页"),
+    ("打开index.php?id=5页面", "打开index.php?id=5页面"),
+    ("Is it 3?5", "Is it 3?5"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "doc_id", "expected"), CASES)
+def test_unnamed_figures(text: str, doc_id: str, expected: list[tuple[str, ...]]) -> None:
+    assert rows(claims_for(text, doc_id)) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), LOST)
+def test_lost_characters(text: str, expected: str) -> None:
+    assert normalize(text) == expected
