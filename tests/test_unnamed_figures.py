@@ -3,7 +3,8 @@ memory bandwidth (unless the sentence speaks of a link, a transfer or a CPU's me
 under a card is the card's power; a bare number labelled with a number format is a throughput; a precision before a
 word that names none ("FP8精度下AI算力") is the figure's; English ordinals of generations (4th 代); the items of a
 bracket after a name; 新增 as an introduction; a memory type as the cue of a bus width; a question mark glued to a
-figure (a character a page could not encode) is a space; a ratio right after a figure compares that figure. Texts
+figure (a character a page could not encode) is a space; a ratio right after a figure compares that figure; a
+bracketed label after a figure; a column's unit in its header; a key cell with its card's memory versions. Texts
 written for the tests."""
 
 from __future__ import annotations
@@ -55,6 +56,32 @@ CASES = [
      [("320GB/s", "memory_bandwidth", "nvidia_t4", P, S), ("约为V100的三分之一", "ratio", "nvidia_t4", P, S)]),
     ("L4的显存为24GB，比T4多50%。", "t.txt",
      [("24GB", "memory_size", "nvidia_l4", P, S), ("比T4多50%", "ratio", "nvidia_l4", P, S)]),
+    # a figure's own label in brackets names its format, whatever came before
+    ("B200的单精度Tensor Core性能达45000 TFLOPS（FP4）。", "t.txt", [("45000 TFLOPS", "fp4", "nvidia_b200", P, C)]),
+    # a column's unit in its header gives the bare numbers under it their unit
+    ("| 加速器 | 显存<br>(GB) | 类型 | 峰值带宽<br>(TBps) |\n| :--- | ---: | :--- | ---: |\n"
+     "| NVIDIA L40S | 48 | GDDR6 | 0.86 |\n| NVIDIA H200 SXM | 141 | HBM3e | 3.9 |\n", "t.md",
+     [("48", "memory_size", "nvidia_l40s", P, S), ("GDDR6", "memory_type", "nvidia_l40s", P, S),
+      ("0.86", "memory_bandwidth", "nvidia_l40s", P, S), ("141", "memory_size", "nvidia_h200", P, S),
+      ("HBM3e", "memory_type", "nvidia_h200", P, S), ("3.9", "memory_bandwidth", "nvidia_h200", P, C)]),
+    # a column printed to fixed decimals: its zeros are padding (2.00 for 2039 GB/s)
+    ("| 加速器 | 峰值带宽<br>(TBps) |\n| :--- | ---: |\n| NVIDIA A100 SXM | 2.00 |\n"
+     "| NVIDIA H100 SXM | 3.35 |\n", "t.md",
+     [("2.00", "memory_bandwidth", "nvidia_a100", P, S), ("3.35", "memory_bandwidth", "nvidia_h100", P, S)]),
+    # a key cell with the memory versions of its card still names one card
+    ("| 架构 | 代表型号 | 要点 |\n|---|---|---|\n| Hopper | H100 80/94GB | 第三代Tensor Core |\n"
+     "| Ampere | A100 | 第三代Tensor Core |\n", "t.md",
+     [("Hopper", "architecture", "nvidia_h100", P, S), ("第三代Tensor Core", "generation", "nvidia_h100", P, C),
+      ("第三代Tensor Core", "tensor_cores", "nvidia_h100", P, S), ("Ampere", "architecture", "nvidia_a100", P, S),
+      ("第三代Tensor Core", "generation", "nvidia_a100", P, S),
+      ("第三代Tensor Core", "tensor_cores", "nvidia_a100", P, S)]),
+    # a host interface alone on a spec line is the line's card's; with no card it is recorded, never judged
+    ("- L4\n- PCIe 4.0 x16\n", "t.md", [("PCIe 4.0 x16", "interface", "nvidia_l4", P, S)]),
+    ("支持PCIe 5.0 x16。", "t.txt", [("PCIe 5.0 x16", "interface", "", P, U)]),
+    ("PCIe 5.0的带宽是PCIe 4.0的两倍。", "t.txt", []),
+    # a generation with no owner: recorded (control: its card named)
+    ("第三代Tensor Core带来了TF32。", "t.txt", [("第三代Tensor Core", "generation", "", P, U)]),
+    ("H100采用第四代NVLink。", "t.txt", [("第四代NVLink", "generation", "nvidia_h100", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

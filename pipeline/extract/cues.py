@@ -286,6 +286,11 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
                   None)
     if inside is not None:  # "29 FP32 TFLOPS": written between the number and its unit
         return inside[0]
+    label = _OWN_LABEL.match(text, q.end)  # "45000 TFLOPS（FP4）": the figure's own label, whatever came before
+    if label is not None and not _ACCUMULATE.match(text, label.end(1)):
+        own = [attr for attr, pat in PRECISION_CUES if attr and pat.fullmatch(label.group(1))]
+        if own:
+            return own[0]
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     # "FP16 Tensor算力（FP32累加）": the accumulate precision is not the operands'
@@ -309,6 +314,7 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     return earlier[-1][1] if earlier else None
 
 
+_OWN_LABEL = re.compile(r"\s*[(（]\s*([A-Za-z0-9]{2,6})\s*[)）,，、]")
 _ACCUMULATE = re.compile(r"\s*(?:累加|累积|accumulat)", re.I)
 
 

@@ -21,7 +21,7 @@ from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
 from .quantities import parse_number
-from .subjects import DocState, Subject, as_subject, is_comparative, resolve
+from .subjects import NO_OWNER, DocState, Subject, as_subject, is_comparative, resolve
 
 LEX = cues.LEX
 HISTORY_ATTRIBUTES = frozenset({"introduced_by", "first", "generation", "named_after"})
@@ -149,10 +149,8 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
             value = parse_number(n)
             if value is None or not 1 <= value <= 12 or _not_own(text, start):
                 continue
-            owner = _owner(text, start, mentions, state, ref)
-            if owner is None:
-                continue
-            if owner.via != "clause" and _subject_of_its_clause(text, start, end):
+            owner = _owner(text, start, mentions, state, ref) or NO_OWNER  # recorded, never judged
+            if owner.via not in ("clause", "none") and _subject_of_its_clause(text, start, end):
                 owner = replace(owner, via="topic_guess")  # the generation is what the clause is about: a guess
             out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
                               negated=_denied(text, start)))

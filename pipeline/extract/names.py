@@ -12,6 +12,7 @@ from .draft import Draft
 from .numbers import _variant_hint, respective_cards
 from .quantities import Quantity
 from .subjects import (
+    NO_OWNER,
     SUBJECT_KINDS,
     DocState,
     Subject,
@@ -182,6 +183,7 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
     return out
 
 
+_MARKUP = " \t*_-•·|>#。.;；,，()（）"
 _INTERFACE_CUE = re.compile(rf"{cues.LEX.alt('interface_verb')}\s*(?:的是)?\s*$")
 
 
@@ -192,7 +194,10 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
         if m.kind != "link" or not re.match(r"PCI", ref.links[m.ref].name, re.I):
             continue
         cs, ce = cues.clause_bounds(text, m.start)
-        if not (_INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])):
+        lanes_after = re.match(r"\s*[x×]\s*\d{1,2}(?!\d)", text[m.end:ce])
+        alone = not text[cs:m.start].strip(_MARKUP) and not text[
+            m.end + (lanes_after.end() if lanes_after else 0):ce].strip(_MARKUP)  # a spec line "PCIe Gen4"
+        if not (alone or _INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])):
             continue
         if cues.NEGATION.search(text[cs:ce]):
             continue
@@ -202,7 +207,10 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
         gen = re.search(r"\d(?:\.\d)?", ref.links[m.ref].name)
         written = re.search(r"[x×]\s*(\d{1,2})", text[m.start:end])
         value = f"PCIe {gen.group(0) if gen else ''}" + (f" x{written.group(1)}" if written else "")
-        for subj in resolve(text, m.start, mentions, state):
+        subjects = resolve(text, m.start, mentions, state)
+        if not subjects and any(n.kind in ("architecture", "chip") for n in mentions):
+            continue  # "Fermi支持PCIe 3.0": what an architecture supports (the support reader's)
+        for subj in subjects or [NO_OWNER]:  # no card: recorded, never judged
             out.append(Draft(m.start, end, subj, "interface", value.strip(), None,
                              variant=_variant_hint(text, _point(m), subj, "interface")))
     return out

@@ -15,7 +15,7 @@ from ..records import Cell, Document, Mention, Qualifier, Scope, Table
 from .cues import AGGREGATE, BARE_MULTIPLIER, DENSE, LEX, NOT_A_SPEC_LEFT, PER_CARD, SPARSE, cache_named, link_named
 from .draft import Draft
 from .numbers import _round
-from .quantities import find_quantities, parse_number
+from .quantities import Quantity, find_quantities, parse_number
 from .scope import header_unit
 from .subjects import SUBJECT_KINDS, DocState, Subject, multiplier_of
 
@@ -133,12 +133,7 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
 
     def _named_card(cell: Cell) -> Mention | None:
         text = seg.norm[cell.start:cell.end]
-        found = [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS]
-        if not found:
-            return None
-        m = found[0]
-        named = len(re.sub(r"[\s*_`-]", "", m.text + (m.variant or "")))
-        return m if len(found) == 1 and 2 * named >= len(re.sub(r"[\s*_`-]", "", text)) else None
+        return one_card(text, [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS])
 
     if not table.rows or not table.header:
         return
@@ -183,8 +178,20 @@ def table_claims(doc: Document, seg: Segmented, table: Table, ref: Reference, st
                 if link is not None:  # "| H100 SXM5 | NVLink 4.0 | 900GB/s |": the link named beside it
                     attrs, scope = ("interconnect_bandwidth",), link
             drafts.extend(_cell_drafts(seg.norm, cell, subj, attrs, ref, row_start, scope, cards, header_unit(label),
-                                       bool(DENSE.search(label) and SPARSE.search(label))))
+                                       bool(DENSE.search(label) and SPARSE.search(label)), measured_in(label)))
         yield (row_start, row_end), drafts
+
+
+# what a key cell may add to the card's name: markup, and the memory versions it comes in ("A100 40/80GB")
+_KEY_NOISE = re.compile(r"[\s*_`-]|(?<![\dA-Za-z.])\d+(?:\s*/\s*\d+)*\s*GB", re.I)
+
+
+def one_card(text: str, found: list[Mention]) -> Mention | None:
+    """The card a cell names: a cell that is (mostly) one card's name, not a value that mentions cards."""
+    if len(found) != 1:
+        return None
+    named = len(_KEY_NOISE.sub("", found[0].text)) + len(_KEY_NOISE.sub("", found[0].variant or ""))
+    return found[0] if 2 * max(named, 1) >= len(_KEY_NOISE.sub("", text)) else None
 
 
 @dataclass(frozen=True)
@@ -233,11 +240,7 @@ def cell_sentences(seg: Segmented, table: Table, ref: Reference) -> Iterator[Cel
 
     def products(cell: Cell) -> Mention | None:
         text = seg.norm[cell.start:cell.end]
-        found = [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS]
-        if len(found) != 1:
-            return None
-        named = len(re.sub(r"[\s*_`-]", "", found[0].text + (found[0].variant or "")))
-        return found[0] if 2 * named >= len(re.sub(r"[\s*_`-]", "", text)) else None
+        return one_card(text, [m for m in matcher.find(text, cell.start) if m.kind in SUBJECT_KINDS])
 
     layout = table_layout(table, products) if table.header else Layout(0, [], [], False, False)
     for r, row in enumerate(table.rows):
@@ -297,9 +300,37 @@ def _scope(attrs: tuple[str, ...], label: str) -> str | None:
     return None
 
 
+# a column's unit in brackets after its label: "显存 (GB)", "峰值带宽<br>(TBps)", "FP16（TFLOPS）"
+_HEADER_MEASURE = re.compile(r"[(（]\s*([A-Za-z]{1,3}(?:/s|ps|ops|flops)?|[PTG]?FLOPS|[PT]OPS)\s*[)）]", re.I)
+
+
+def measured_in(label: str) -> str | None:
+    """The unit a header gives its column's bare numbers, or None."""
+    found = _HEADER_MEASURE.search(label)
+    if found is None:
+        return None
+    unit = found.group(1)
+    probe = [q for q in find_quantities(f"1 {unit}") if q.kind != "bare"]
+    return unit if probe else None
+
+
+def _in_header_unit(text: str, q: Quantity, measure: str | None) -> Quantity:
+    """A bare number under a header that gives the unit: that figure in the unit ("80" under "显存 (GB)")."""
+    if q.kind != "bare" or measure is None:
+        return q
+    number = text[q.num_start:q.end]
+    if "." in number:  # a column printed to fixed decimals ("2.00", "3.70"): its zeros are padding, not precision
+        number = number.rstrip("0").rstrip(".")
+    parsed = [p for p in find_quantities(f"{number} {measure}") if p.kind != "bare"]
+    if len(parsed) != 1:
+        return q
+    return _replace(parsed[0], start=q.start, end=q.end, num_start=q.num_start)
+
+
 def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], ref: Reference, row_start: int,
                  scope: str | None = None, cards: tuple[int, Scope, str | None, bool] = (1, Scope.PRODUCT, None, False),
-                 unit_scope: str | None = None, sparsity_pair: bool = False) -> list[Draft]:
+                 unit_scope: str | None = None, sparsity_pair: bool = False,
+                 measure: str | None = None) -> list[Draft]:
     from ..segment import get_segmenter
 
     text = norm[cell.start:cell.end]
@@ -316,6 +347,7 @@ def _cell_drafts(norm: str, cell: Cell, subj: Subject, attrs: tuple[str, ...], r
         return out
     attr = numeric[0]
     for q in find_quantities(text, sparsity_pair):
+        q = _in_header_unit(text, q, measure)
         if q.kind not in _UNIT_FOR[attr] or (q.kind == "bare" and q.low < 2):
             continue
         value: float | int | list[float] = [q.low, q.high] if q.qualifier is Qualifier.RANGE else q.low
