@@ -60,7 +60,7 @@ def claims_frame(results: Iterable[DocumentResult]) -> pd.DataFrame:
     """The claims of ``results`` as a DataFrame with the claims.jsonl columns."""
     import pandas as pd
 
-    from .records import CONTRACT_FIELDS
+    from .records import RECORD_FIELDS
 
     rows = [c.to_dict() for r in results for c in r.claims]
-    return pd.DataFrame(rows, columns=[*CONTRACT_FIELDS, "detail", "variant", "scope_detail"])
+    return pd.DataFrame(rows, columns=list(RECORD_FIELDS))

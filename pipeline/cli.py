@@ -45,16 +45,19 @@ def _mount_review() -> None:
 
 
 class _RunCommand(TyperCommand):
-    """``run``, whose own usage errors (``--workers -1``) end like any failed run: under --quiet as the JSON line."""
+    """``run``, whose own usage errors (``--workers -1``) end like any failed run: with the JSON line last (under
+    --quiet, the only output)."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         quiet = any(a in ("--quiet", "-q") for a in args)
         try:
             return super().parse_args(ctx, args)
-        except Exception as e:  # click's UsageError (typer ships its own click): it has format_message
-            if not quiet or not hasattr(e, "format_message"):
+        except Exception as e:  # click's UsageError (typer ships its own click): it has format_message and show
+            if not hasattr(e, "format_message"):
                 raise
             code = getattr(e, "exit_code", 2)
+            if not quiet and hasattr(e, "show"):
+                e.show()  # the usage and the error, as click prints them
             typer.echo(_failure_line(code, e.format_message(), _now(), time.monotonic(), None), err=True)
             raise typer.Exit(code) from e
 
@@ -95,6 +98,8 @@ def run(
                                         "end (for logs).")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show the libraries' logs, and the "
                                           "traceback when the run fails.")] = False,
+    timezone: Annotated[str, typer.Option(help="Show times in the reports in this zone, e.g. Asia/Shanghai "
+                                          "(default: the machine's).")] = "",
 ) -> None:
     """Check every article under CORPUS and write reports to OUT.
 
@@ -119,10 +124,12 @@ def run(
             check_url_template(claimreview_url)
         if max_output_mb <= 0:
             raise FactCheckError("--max-output-mb must be more than 0")
+        _check_zone(timezone)
         config = Config(reference_dir=reference, out_dir=out, workers=workers or os.cpu_count() or 1,
                         write_segments=segments, max_seconds=max_seconds, max_bytes=int(max_mb * 1024 * 1024),
                         max_claims=max_claims, max_output_bytes=int(max_output_mb * 1024 * 1024),
-                        follow_symlinks=follow_symlinks, author=author, claimreview_url=claimreview_url)
+                        follow_symlinks=follow_symlinks, author=author, claimreview_url=claimreview_url,
+                        timezone=timezone)
         opts = RunOptions(corpus=corpus, config=config, fail_on=verdicts, state=state, use_state=not no_state,
                           full=full, retry=retry, follow_symlinks=follow_symlinks, lock_timeout=lock_timeout,
                           engine=engine, scheduler=scheduler)
@@ -151,6 +158,15 @@ def run(
             f"{v.get('unverifiable', 0)} unverifiable -> {summary.out_dir}/index.html ({summary.seconds:.1f}s)")
     typer.echo(line.translate(_JSON_C1), err=True)
     raise typer.Exit(summary.exit_code)
+
+
+def _check_zone(name: str) -> None:
+    from .report.display import time_zone
+
+    try:
+        time_zone(name)
+    except ValueError as exc:
+        raise FactCheckError(f"--timezone: {exc}") from None
 
 
 def _run_with_progress(opts: RunOptions, quiet: bool) -> RunSummary:

@@ -52,4 +52,5 @@ class Config:
     write_segments: bool = False
     author: str = "gpu-factcheck"
     claimreview_url: str | None = None  # e.g. https://example.com/articles/{doc_id}: each ClaimReview's url
+    timezone: str = ""  # the zone the pages show times in (an IANA name, e.g. Asia/Shanghai); "" the machine's
     tolerance: Tolerance = field(default_factory=Tolerance)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -227,7 +229,7 @@ class Claim:
             "subject": self.subject,
             "subject_mention": self.subject_mention,
             "attribute": self.attribute,
-            "value": self.value,
+            **record_value(self.value),
             "unit": self.unit,
             "qualifier": self.qualifier.value,
             "multiplier": self.multiplier,
@@ -242,7 +244,7 @@ class Claim:
             "source_title": c.source_title if c else None,
             "reason": c.reason.value if c and c.reason else None,
             "evidence": c.evidence.value if c and c.evidence else None,
-            **({"target": self.extra["target"]} if self.extra.get("target") else {}),  # a comparison's other side
+            "target": self.extra.get("target") or None,  # a comparison's other side
         }
 
 
@@ -264,6 +266,37 @@ def evolve(record: R, **changes: Any) -> R:
     return new
 
 
+def record_value(value: Any) -> dict[str, Any]:
+    """A claim's value as the record's four typed fields: ``value`` a number, ``value_low``/``value_high`` a
+    range's bounds, ``value_text`` a word (HBM3, physicist, fits, >); the others null. One type per column, so
+    pandas and spreadsheets read claims.jsonl and claims.csv alike."""
+    number = low = high = text = None
+    if isinstance(value, bool):
+        text = str(value).lower()
+    elif isinstance(value, (int, float)):
+        number = value
+    elif (isinstance(value, (list, tuple)) and len(value) == 2
+          and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value)):
+        low, high = value
+    elif isinstance(value, str):
+        text = value
+    elif value is not None:
+        text = json.dumps(value, ensure_ascii=False)
+    return {"value": number, "value_low": low, "value_high": high, "value_text": text}
+
+
+def claim_value(d: Mapping[str, Any]) -> Any:
+    """The claim's value from a record: the typed fields, or ``value`` alone (a record written before them)."""
+    if d.get("value") is not None:
+        return d["value"]
+    if d.get("value_low") is not None or d.get("value_high") is not None:
+        return [d.get("value_low"), d.get("value_high")]
+    return d.get("value_text")
+
+
+VALUE_FIELDS: tuple[str, ...] = ("value", "value_low", "value_high", "value_text")
+
+
 def claim_from_dict(d: dict[str, Any]) -> Claim:
     """The inverse of ``Claim.to_dict`` (extra fields not in the contract are kept in ``extra``)."""
     verdict = d.get("verdict")
@@ -274,23 +307,26 @@ def claim_from_dict(d: dict[str, Any]) -> Claim:
                       d.get("source_title"), Reason(reason) if reason else None,
                       Evidence(evidence) if evidence else None)
     known = set(Claim.__dataclass_fields__) | {"verdict", "expected", "explanation", "source", "source_title",
-                                              "reason", "evidence"}
+                                              "reason", "evidence", *VALUE_FIELDS}
     return Claim(
         doc_id=d["doc_id"], start=int(d["start"]), end=int(d["end"]), text=d["text"], sentence=d.get("sentence", ""),
         sentence_index=int(d.get("sentence_index", 0)), subject=d.get("subject"),
-        subject_mention=d.get("subject_mention"), attribute=d["attribute"], value=d.get("value"),
+        subject_mention=d.get("subject_mention"), attribute=d["attribute"], value=claim_value(d),
         unit=d.get("unit"), qualifier=Qualifier(d.get("qualifier") or "exact"),
         multiplier=int(d.get("multiplier") or 1), detail=d.get("detail"), variant=d.get("variant"),
         scope=Scope(d.get("scope") or "product"), scope_detail=d.get("scope_detail"), check=check,
-        claim_id=d.get("claim_id", ""), extra={k: v for k, v in d.items() if k not in known},
+        claim_id=d.get("claim_id", ""),
+        extra={k: v for k, v in d.items() if k not in known and not (k == "target" and v is None)},
     )
 
 
 CONTRACT_FIELDS: tuple[str, ...] = (
     "doc_id", "claim_id", "start", "end", "text", "sentence", "sentence_index", "subject",
-    "subject_mention", "attribute", "value", "unit", "qualifier", "multiplier", "verdict",
+    "subject_mention", "attribute", *VALUE_FIELDS, "unit", "qualifier", "multiplier", "verdict",
     "expected", "explanation", "source", "source_title", "scope", "reason", "evidence",
 )
+# every key of a claims.jsonl record (the review status follows), in order: claims.csv's columns too
+RECORD_FIELDS: tuple[str, ...] = tuple(Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict())
 
 
 @dataclass(frozen=True)

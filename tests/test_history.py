@@ -130,27 +130,26 @@ FIRST = [
 NAMING = [
     ("Ampere架构以法国物理学家安培的名字命名。",
      [("物理学家", "named_after", "ampere", "family", "supported", "physicist",
-       "Ampere: André-Marie Ampère, French physicist and mathematician")]),
+       "Ampere：André-Marie Ampère（物理学家、数学家）")]),
     ("Hopper架构的名字来自一位物理学家。",
      [("物理学家", "named_after", "hopper", "family", "contradicted", "physicist",
-       "Hopper: Grace Hopper, American computer scientist and US Navy rear admiral")]),
+       "Hopper：Grace Hopper（计算机科学家）")]),
     # a vendor's architectures as a class: every one of them, or most with 大多
     ("NVIDIA的GPU架构大多以科学家的名字命名。",
      [("科学家", "named_after", "nvidia", "family", "supported", "scientist",
-       "Fermi: Enrico Fermi, Italian-American physicist；Kepler: Johannes Kepler, German astronomer；"
-       "Maxwell: James Clerk Maxwell, Scottish physicist；Pascal: Blaise Pascal, French mathematician and physicist")]),
+       "Fermi：Enrico Fermi（物理学家）；Kepler：Johannes Kepler（天文学家）；"
+       "Maxwell：James Clerk Maxwell（物理学家）；Pascal：Blaise Pascal（物理学家、数学家）")]),
     ("NVIDIA的GPU架构都以天文学家的名字命名。",
      [("天文学家", "named_after", "nvidia", "family", "contradicted", "astronomer",
-       "Fermi: Enrico Fermi, Italian-American physicist；Maxwell: James Clerk Maxwell, Scottish physicist；"
-       "Pascal: Blaise Pascal, French mathematician and physicist；"
-       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
+       "Fermi：Enrico Fermi（物理学家）；Maxwell：James Clerk Maxwell（物理学家）；"
+       "Pascal：Blaise Pascal（物理学家、数学家）；Volta：Alessandro Volta（物理学家）")]),
     # negation
     ("Hopper架构不是以物理学家命名的。",
      [("物理学家", "named_after", "hopper", "family", "supported", "physicist",
-       "Hopper: Grace Hopper, American computer scientist and US Navy rear admiral")]),
+       "Hopper：Grace Hopper（计算机科学家）")]),
     ("Volta架构不是以物理学家命名的。",
      [("物理学家", "named_after", "volta", "family", "contradicted", "physicist",
-       "Volta: Alessandro Volta, Italian physicist, inventor of the electric battery")]),
+       "Volta：Alessandro Volta（物理学家）")]),
 ]
 # fmt: on
 

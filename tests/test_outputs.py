@@ -185,6 +185,7 @@ def normalised(p: Published) -> dict[str, bytes]:
     (of the fingerprint) dropped."""
     out = {}
     for name, data in p.files.items():
+        data = data.replace(str(p.corpus.parent / "out").encode(), b"<out>")  # the review commands' --state
         data = data.replace(str(p.corpus).encode(), b"<corpus>")
         data = data.replace(json.dumps(str(p.corpus))[1:-1].encode(), b"<corpus>")
         data = data.replace(p.fingerprint.encode(), b"<reference>").replace(p.fingerprint[:12].encode(),

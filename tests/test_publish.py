@@ -55,8 +55,10 @@ def run_once(corpus: Path, out: Path) -> Any:
 
 
 def outputs(out: Path) -> dict[str, bytes]:
-    """The files a reader sees (not the state, the lock or temp files)."""
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir())
+    """The files a reader sees (not the state, the lock or temp files), with the folder's own path (the review
+    commands' --state) taken out, so the sets of two folders compare."""
+    own = str(out.resolve()).encode()
+    return {p.name: p.read_bytes().replace(own, b"<out>") for p in sorted(out.iterdir())
             if p.is_file() and not p.name.startswith("state.sqlite") and p.name != ".gpu-factcheck.lock"
             and p.suffix != ".tmp"}
 

@@ -26,7 +26,7 @@ from pipeline.atomic import AtomicJsonlWriter, atomic_write_bytes, atomic_write_
 from pipeline.errors import UsageError
 from pipeline.lexicon import labels as labels_module
 from pipeline.lexicon.labels import code_label, label, value_label
-from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Evidence, Qualifier, Status, Verdict
+from pipeline.records import RECORD_FIELDS, Check, Claim, DocumentResult, Evidence, Qualifier, Status, Verdict
 from pipeline.report import (
     claimreview_objects,
     safe_name,
@@ -262,9 +262,13 @@ def parse(html: str) -> Page:
 
 
 def assert_inert(page: Page) -> None:
-    """Only our one inline script; no event handlers; only http(s) links."""
-    assert len(page.scripts) == 1 and page.scripts[0].lstrip().startswith("(function () {")
-    assert sum(1 for tag, _ in page.tags if tag == "script") == 1
+    """Only our one inline script (and, with a state, the review stamp beside the page); no event handlers; only
+    http(s) links."""
+    stamps = [a for tag, a in page.tags if tag == "script" and a.get("src") is not None]
+    assert all(a == {"src": "review-stamp.js"} for a in stamps) and len(stamps) <= 1
+    inline = [text for text in page.scripts if text]
+    assert len(inline) == 1 and inline[0].lstrip().startswith("(function () {")
+    assert len(page.scripts) == 1 + len(stamps)
     for tag, attrs in page.tags:
         assert not any(k.lower().startswith("on") for k in attrs), (tag, attrs)
         for k in ("href", "src", "action", "formaction"):
@@ -275,9 +279,10 @@ def assert_inert(page: Page) -> None:
     # The CSP allows exactly our script, by hash: a browser runs nothing else.
     csp = next(a["content"] or "" for t, a in page.tags
                if t == "meta" and a.get("http-equiv") == "Content-Security-Policy")
-    digest = base64.b64encode(hashlib.sha256(page.scripts[0].encode("utf-8")).digest()).decode()
+    digest = base64.b64encode(hashlib.sha256(inline[0].encode("utf-8")).digest()).decode()
     rules = dict(r.strip().split(" ", 1) for r in csp.split(";"))
-    assert rules["script-src"] == f"'sha256-{digest}'" and rules["default-src"] == "'none'"
+    assert rules["script-src"] == f"'sha256-{digest}'" + (" 'self'" if stamps else "")
+    assert rules["default-src"] == "'none'"
 
 
 @pytest.mark.parametrize("fmt", ["txt", "md"])
@@ -505,10 +510,11 @@ def test_claims_csv(tmp_path: Path) -> None:
     raw = (tmp_path / "claims.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     frame = pd.read_csv(tmp_path / "claims.csv", encoding="utf-8-sig", dtype=str, keep_default_na=False)
-    assert list(frame.columns) == [*CONTRACT_FIELDS, "detail", "variant", "scope_detail", "run"]
+    assert list(frame.columns) == [*RECORD_FIELDS, "run"]
     assert len(frame) == len(claims) + 1
     row = frame.set_index("claim_id").loc["c08"]
-    assert (row["value"], row["attribute"], row["verdict"]) == ("350–700", "tdp", "unverifiable")
+    assert (row["value"], row["value_low"], row["value_high"], row["attribute"], row["verdict"]) == \
+        ("", "350", "700", "tdp", "unverifiable")
     assert frame.set_index("claim_id").loc["c01", "sentence"] == claims[0].sentence
     assert frame.set_index("claim_id").loc["c99", "doc_id"] == "007"  # stays text
     assert frame.set_index("claim_id").loc["c99", "text"] == "'=HYPERLINK(1)"  # no formula
@@ -826,7 +832,7 @@ def test_decided_flags_look_different_and_leave_the_count() -> None:
     items = {a["data-key"]: a["class"] for t, a in page.tags if t == "li" and a.get("data-key")}
     assert "closed" in items["c07"].split() and "closed" not in items["c01"].split()  # dismissed vs accepted
     assert "closed" in next(a["class"] for a, _ in page.marks if a["data-owner"] == "c07").split()
-    assert "需要修改（<span data-role=\"count-raised\">3</span>）" in html
+    assert "需修改（<span data-role=\"count-raised\">3</span>）" in html
     assert "已处理（<span data-role=\"count-closed\">1</span>）" in html
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.lexicon.labels import message
+from pipeline.lexicon.labels import api_error, message
 from pipeline.review.team import Presence
 from pipeline.state import journal
 from pipeline.state.store import Store
@@ -138,7 +138,7 @@ def test_a_wrong_token_is_reported_as_wrong_not_as_missing(guarded: httpx.Client
     page = guarded.get("/doc/a.md", headers=headers)
     assert api.status_code == page.status_code == 401
     if said is None:
-        assert "token is required" in api.json()["error"] and "请输入你的令牌登录。" in page.text
+        assert api.json()["error"] == api_error("token_required") and api_error("login_prompt") in page.text
     else:
         assert api.json()["error"] == message(said)
         assert message(said) in page.text and "请输入你的令牌登录。" not in page.text

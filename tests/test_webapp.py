@@ -19,6 +19,7 @@ import pytest
 from pipeline.records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Status, Verdict
 from pipeline.review.auth import Auth, User, load_users
 from pipeline.review.server import AppConfig
+from pipeline.state.decisions import REVIEW_STATUSES
 from pipeline.state.store import Store
 from tests.app_server import running_app
 from tests.store_builders import PIPE, REF, gpu_claims, make_result
@@ -158,7 +159,7 @@ def test_a_viewer_reads_but_cannot_decide_or_assign(guarded: httpx.Client, fresh
     assert guarded.get("/api/claims", headers=bearer("viewer")).status_code == 200
     assert guarded.get("/api/me", headers=bearer("viewer")).json() == {"name": "赵读者", "role": "viewer"}
     r = guarded.post("/api/claims/a.md-bw/decision", json={"status": "dismissed"}, headers=bearer("viewer"))
-    assert r.status_code == 403 and "viewer" in r.json()["error"]
+    assert r.status_code == 403 and "只读用户" in r.json()["error"]
     r = guarded.post("/api/assignments", json={"doc_id": "a.md", "assignee": "赵读者"}, headers=bearer("viewer"))
     assert r.status_code == 403
     page = guarded.get("/doc/a.md", headers=bearer("viewer"))
@@ -236,7 +237,7 @@ def _local_token(client: httpx.Client) -> str:
 def test_local_mode_answers_only_to_its_own_host_name(local: httpx.Client) -> None:
     assert local.get("/api/me").json() == {"name": "本机编辑", "role": "editor"}
     r = local.get("/api/claims", headers={"Host": "attacker.example"})  # DNS rebinding
-    assert r.status_code == 421 and "loopback" in r.json()["error"]
+    assert r.status_code == 421 and "本机地址" in r.json()["error"]
     assert local.get("/", headers={"Host": "localhost"}).status_code == 200
     # a browser page of this app that leaves out the CSRF token is refused too
     r = local.post("/api/claims/a.md-bw/decision", json={"status": "dismissed"},
@@ -295,31 +296,37 @@ def test_one_claim_with_its_history_and_reopening(local: httpx.Client) -> None:
 
 
 # fmt: off
+# the error in Chinese (the catalogue's), and what went wrong in English for tools (detail) where a library said it
 API_ERRORS = [
-    ("GET",  "/api/claims/ffffffffffffffff",            None,                      404, "unknown claim id"),
-    ("POST", "/api/claims/ffffffffffffffff/decision",   {"status": "dismissed", "note": "x"}, 404, "unknown claim id"),
-    ("POST", "/api/claims/a.md-bw/decision",            {"status": "maybe"},       400, "status must be one of"),
-    ("POST", "/api/claims/a.md-bw/decision",            {"status": "open", "note": 5}, 400, "note must be"),
-    ("POST", "/api/claims/a.md-bw/decision",            [1, 2],                    400, "JSON object"),
-    ("POST", "/api/assignments",                        {"doc_id": "nope.md"},     404, "unknown document"),
-    ("GET",  "/api/decisions",                          None,                      404, "no API at /api/decisions"),
-    ("PUT",  "/api/claims/a.md-bw",                     {"status": "open"},        404, "no API"),
+    ("GET",  "/api/claims/ffffffffffffffff", None,                    404, "没有编号为 ffffffffffffffff 的论断", None),
+    ("POST", "/api/claims/ffffffffffffffff/decision", {"status": "dismissed", "note": "x"}, 404, "没有编号为", None),
+    ("POST", "/api/claims/a.md-bw/decision", {"status": "maybe"}, 400, "审核状态无效", None),
+    ("POST", "/api/claims/a.md-bw/decision", {"status": "open", "note": 5}, 400, "请求无效", "note must be"),
+    ("POST", "/api/claims/a.md-bw/decision", [1, 2], 400, "请求无效", "JSON object"),
+    ("POST", "/api/assignments", {"doc_id": "nope.md"}, 404, "没有这篇文档：nope.md", None),
+    ("GET",  "/api/decisions",               None,                    404, "没有这个接口：/api/decisions", None),
+    ("PUT",  "/api/claims/a.md-bw", {"status": "open"}, 404, "没有这个接口", None),
 ]
 # fmt: on
 
 
-@pytest.mark.parametrize(("method", "path", "body", "status", "message"), API_ERRORS)
+@pytest.mark.parametrize(("method", "path", "body", "status", "message", "detail"), API_ERRORS)
 def test_api_errors_are_json(local: httpx.Client, method: str, path: str, body: Any, status: int,
-                             message: str) -> None:
+                             message: str, detail: str | None) -> None:
     r = local.request(method, path, json=body)
     assert r.status_code == status and r.headers["content-type"] == "application/json"
     assert message in r.json()["error"] and r.json()["status"] == status
+    # no English for editors: only the request's own words (path, ids) and the API's status codes
+    said = re.sub("|".join(map(re.escape, [path, *path.split("/"), "nope.md", *REVIEW_STATUSES])), "",
+                  r.json()["error"])
+    assert not re.search(r"[A-Za-z]{3,}", said), said
+    assert (detail is None and "detail" not in r.json()) or (detail or "") in r.json()["detail"]
 
 
 def test_a_body_that_is_not_json(local: httpx.Client) -> None:
     r = local.post("/api/claims/a.md-bw/decision", content=b"{status: dismissed",
                    headers={"Content-Type": "application/json"})
-    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    assert r.status_code == 400 and "not JSON" in r.json()["detail"]
 
 
 # ---- pages and files ----------------------------------------------------------------------------
@@ -568,7 +575,7 @@ def test_a_decision_whose_commit_fails_after_the_journal_is_a_clear_503_and_is_r
         r = client.post("/api/claims/a.md-bw/decision", json={"status": "dismissed", "note": "误报"})
         failing[0] = False
         assert r.status_code == 503, r.text[:300]
-        assert "disk full" in r.json()["error"] and "decisions.jsonl" in r.json()["error"]
+        assert "disk full" in r.json()["detail"] and "decisions.jsonl" in r.json()["detail"]
     from pipeline.review.server import ServeOptions, app_config
 
     app_config(ServeOptions(out=fresh.parent, state=fresh))  # the app starts again

@@ -215,11 +215,17 @@ def _is(arch: Item, profession: str) -> bool:
     return profession in said
 
 
-def _who(arch: Item) -> str:
+def _person(arch: Item) -> str:
+    """Whom the architecture is named after, in an editor's words: the person (a proper name) and the professions
+    in Chinese (named_after's English description left out)."""
     said = arch.fields.get("named_after", "")
     person = said.split(",")[0].strip()
     professions = "、".join(zh for en, zh in _PROFESSION_ZH.items() if en != "scientist" and en in said.lower())
-    return f"{arch.name}架构以{person}（{professions or '见参考表'}）命名"
+    return f"{person}（{professions or '见参考表'}）"
+
+
+def _who(arch: Item) -> str:
+    return f"{arch.name}架构以{_person(arch)}命名"
 
 
 def _named_after(claim: Claim, ref: Reference) -> Check:
@@ -245,7 +251,7 @@ def _named_after(claim: Claim, ref: Reference) -> Check:
     shown = (fitting if holds != negated else others)[:4]  # what makes the verdict
     words = {"names": "；".join(_who(a) for a in shown), "which": "、".join(a.name for a in others),
              "profession": _PROFESSION_ZH.get(profession, profession), "stated": claim.text.strip()}
-    expected = "；".join(f"{a.name}: {a.fields.get('named_after', '')}" for a in shown)
+    expected = "；".join(f"{a.name}：{_person(a)}" for a in shown)
     source = (shown[0].source_url, shown[0].source_title) if shown else ("", "")
     if negated:
         key = "not_named_ok" if holds else "not_named_bad"

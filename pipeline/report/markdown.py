@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..lexicon.labels import doc_message
 from ..records import DocumentResult, Status
 from .display import Display
 from .tables import (
@@ -79,7 +80,7 @@ def _review_line(v: ClaimView) -> str | None:
     r = v.review
     if r is None:
         return None
-    who = "，".join(md_text(x) for x in (r.editor, r.decided_at) if x)
+    who = "，".join(md_text(x) for x in (r.editor, v.decided_zh) if x)
     line = f"审核：{r.label}" + (f"（{who}）" if who else "")
     line += f"：{md_text(r.note)}" if r.note else ""
     return line + (f"；更正：{md_text(r.correction)}" if r.correction else "")
@@ -101,7 +102,8 @@ def _flag_item(n: int, v: ClaimView) -> list[str]:
     lines.append(f"- 来源：{md_source(v)}")
     if v.evidence_zh:
         lines.append(f"- 依据：{md_text(v.evidence_zh)}")
-    lines.append(f"- 编号：{md_code(v.claim.claim_id)}（{md_code(v.command)}）")
+    command = f"（{md_code(v.command)}）" if v.command else ""
+    lines.append(f"- 编号：{md_code(v.claim.claim_id)}{command}")
     review = _review_line(v)
     if review:
         lines.append(f"- {review}")
@@ -127,16 +129,16 @@ def document_markdown(result: DocumentResult, text: str, display: Display | None
     out.append(f"- 结论：**{report_verdict(result)}**")
     if result.status is not Status.OK:
         status = STATUS_ZH.get(result.status.value, "未检查")
-        out.append(f"- 状态：{status}" + (f"：{md_text(result.message)}" if result.message else ""))
+        out.append(f"- 状态：{status}" + (f"：{md_text(doc_message(result.message))}" if result.message else ""))
         return "\n".join([*out, "", "本文未完成核查，没有核查结果。", ""])
     raised = [v for v in views if v.is_flag and not v.is_closed]
     closed = [v for v in views if v.is_closed]
     pending = sum(1 for v in raised if v.review is None)
     out.append(f"- 统计：{_counts_line(result.counts())}")
     out.append(f"- 共 {len(views)} 条论断，需修改 {len(raised)} 条（其中待处理 {pending} 条），已处理 {len(closed)} 条")
-    out += ["", f"## 需要修改（{len(raised)}）", ""]
+    out += ["", f"## 需修改（{len(raised)}）", ""]
     if not raised:
-        out += ["没有需要修改的地方。", ""]
+        out += ["没有需修改的地方。", ""]
     for n, v in enumerate(raised, 1):
         out += _flag_item(n, v)
     if closed:
@@ -195,7 +197,7 @@ def summary_markdown(
     out += ["", f"| # | 文档 | 结论 | 待处理 | 需修改 | {verdict_cols} | 状态 |",
             "|---:|---|---|---:|---:|" + "---:|" * len(VERDICT_KEYS) + "---|"]
     for n, row in enumerate(rows, 1):
-        status = row.status_zh + (f"：{md_text(row.result.message)}" if row.result.message else "")
+        status = row.status_zh + (f"：{md_text(doc_message(row.result.message))}" if row.result.message else "")
         counts = " | ".join(str(row.counts.get(k, 0)) for k in VERDICT_KEYS)
         out.append(f"| {n} | {_doc_cell(row)} | {row.verdict} | {row.pending} | {row.open_flags} | "
                    f"{counts} | {status} |")

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import re
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 from ..atomic import atomic_open
 from ..knowledge.reference import ATTRIBUTE_ZH
 from ..lexicon.labels import label, labels, value_label
-from ..records import CONTRACT_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
+from ..records import RECORD_FIELDS, Check, Claim, DocumentResult, Qualifier, Status, Verdict
 from ..state.decisions import CLOSED_STATUSES
 from .display import Display, in_written_unit, is_traditional
 from .paths import safe_name
@@ -118,6 +119,11 @@ def is_open_flag(claim: Claim) -> bool:
     return review is None or review.status not in CLOSED_REVIEWS
 
 
+def latest_decision(claims: Iterable[Claim]) -> str:
+    """When the latest decision on these claims was made (UTC ISO), "" when none was."""
+    return max((r.decided_at for c in claims if (r := review_of(c)) is not None and r.decided_at), default="")
+
+
 def report_verdict(result: DocumentResult) -> str:
     """The document's verdict as the pages show it: like ``DocumentResult.document_verdict``, but flags an editor
     dismissed or corrected no longer count, and an article where nothing could be checked is 无可核实内容."""
@@ -131,10 +137,13 @@ def report_verdict(result: DocumentResult) -> str:
     return replace(result, claims=standing).document_verdict()
 
 
-def display_for(result: DocumentResult, names: Callable[[str], str] | None = None) -> Display:
-    """The display context of a document: reference names, and Traditional when the article is written so."""
+def display_for(result: DocumentResult, names: Callable[[str], str] | None = None, *, timezone: str = "",
+                review_state: str | None = "") -> Display:
+    """The display context of a document: reference names, Traditional when the article is written so, line
+    numbers unless it is HTML, the zone times are shown in and the state a pasted review command needs (see
+    ``Display``)."""
     return Display(names, is_traditional([result.title, *(c.sentence for c in result.claims)]),
-                   lines=result.format != "html")
+                   lines=result.format != "html", timezone=timezone, review_state=review_state)
 
 
 def detail_zh(detail: str | None) -> str | None:
@@ -299,9 +308,19 @@ class ClaimView:
         return f"{shown}（{detail}）" if shown and detail and not _CODE_LIKE.fullmatch(detail) else shown
 
     @cached
-    def command(self) -> str:
-        """The `review` command that records a decision on this claim."""
-        return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名"
+    def decided_zh(self) -> str:
+        """When the decision was made, in the page's zone."""
+        return self.display.time(self.review.decided_at) if self.review else ""
+
+    @cached
+    def command(self) -> str | None:
+        """The `review` command that records a decision on this claim, as it works when pasted (with the run's
+        --state unless it is the default); None when the run kept no state."""
+        state = self.display.review_state
+        if state is None:
+            return None
+        where = f" --state {shlex.quote(state)}" if state else ""
+        return f"python -m pipeline review accept {self.claim.claim_id} --editor 姓名{where}"
 
     @cached
     def is_flag(self) -> bool:
@@ -362,6 +381,7 @@ class DocRow:
     html_name: str | None
     pending: int = 0  # flags no editor has decided on yet
     evidence: tuple[str, ...] = ()  # what the document's flags rest on (vendor, database)
+    decided_at: str = ""  # the document's latest decision when the line was made (UTC ISO; "" none)
 
     @property
     def severity(self) -> int:
@@ -384,7 +404,7 @@ def doc_row(r: DocumentResult, out_dir: Path, *, linked: bool | None = None) -> 
                              and c.check.verdict.is_flag and c.check.evidence is not None}))
     return DocRow(slim, report_verdict(r), r.counts(), r.flags, open_flags, state,
                   STATUS_ZH.get(r.status.value, r.status.value), md if has_md else None, html if has_html else None,
-                  pending, evidence)
+                  pending, evidence, latest_decision(r.claims))
 
 
 def sort_rows(rows: list[DocRow]) -> list[DocRow]:
@@ -428,11 +448,7 @@ def _cell(value: Any) -> Any:
         return value
     if value is None or type(value) is int:
         return value
-    if isinstance(value, (list, tuple)):
-        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
-            return "–".join(format_number(x) for x in value)
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Mapping):
+    if isinstance(value, (list, tuple, Mapping)):  # not a claim field (ranges have value_low and value_high)
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         try:
@@ -472,7 +488,7 @@ def csv_rows(records: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> st
 
 
 def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
-    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, contract columns first.
+    """claims.jsonl -> claims.csv for spreadsheets: UTF-8 with BOM, the records' columns in their order.
 
     Streams: one pass collects the extra column names, a second writes the rows, so memory stays flat.
 
@@ -480,9 +496,11 @@ def write_claims_csv(claims_jsonl: Path, csv_path: Path) -> None:
         ValueError: a line of ``claims_jsonl`` is not a JSON object (the message names the line).
     """
     extra: dict[str, None] = {}
+    lines = 0
     for obj in _claim_records(claims_jsonl):
-        extra.update((k, None) for k in obj if k not in CONTRACT_FIELDS)
-    columns = [*CONTRACT_FIELDS, *extra]
+        extra.update((k, None) for k in obj if k not in RECORD_FIELDS)
+        lines += 1
+    columns = [*RECORD_FIELDS, *extra] if lines else [*RECORD_FIELDS, "review_status"]  # no lines: a run's header
     with atomic_open(Path(csv_path), encoding="utf-8-sig") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(columns)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import StorageError, UsageError
-from ..lexicon.labels import catalogue, labels, message
+from ..lexicon.labels import api_error, catalogue, http_error, labels, message
 from ..report.html import TEMPLATES, environment
 from ..state.decisions import Event
 from ..state.store import Store
@@ -85,6 +86,7 @@ class AppConfig:
     names: Callable[[str], str] | None = None
     allowed_hosts: frozenset[str] | None = None  # None: any Host (a users file guards the app)
     restored: int = 0  # decisions and assignments replayed from the journal when the app started
+    timezone: str = ""  # the zone pages show times in (an IANA name; "" the machine's own)
 
 
 # ---- responses ----------------------------------------------------------------------------------
@@ -117,9 +119,9 @@ def client_of(scope: Scope) -> str:
 def too_many(api: bool, wait: float) -> Response:
     headers = {"Retry-After": str(max(1, math.ceil(wait)))}
     if api:
-        response: Response = json_error(429, "too many wrong tokens from this address: wait and try again")
+        response: Response = json_error(429, api_error("throttled"))
     else:
-        response = login_page(429, "尝试次数过多，请稍后再试。")
+        response = login_page(429, api_error("login_throttled"))
     response.headers.update(headers)
     return response
 
@@ -157,11 +159,11 @@ class Guard:
         """The response that refuses the request, or the identity it may proceed as."""
         host = parse_host(headers.get("host", ""))
         if host is None:
-            text = "the Host header must be a host name or address and an optional port"
+            text = api_error("bad_host")
             return json_error(400, text) if api else html_error(400, text)
         allowed = self.config.allowed_hosts
         if allowed is not None and host not in allowed:
-            text = "this app answers only at its loopback address (http://127.0.0.1:PORT/)"
+            text = api_error("not_loopback")
             return json_error(421, text) if api else html_error(421, text)
         identity = identify(self.config.auth, headers)
         login_post = method == "POST" and path == "/login"
@@ -169,22 +171,23 @@ class Guard:
             said = {WRONG_TOKEN: message("token.wrong"), ENDED_SESSION: message("session.expired")}.get(identity.via)
             if said is not None:  # a token or a session was sent, and is wrong: say so, not that none was sent
                 return json_error(401, said) if api else login_page(401, said, path)
-            text = "a token is required: send Authorization: Bearer TOKEN, or log in"
-            return json_error(401, text) if api else login_page(401, "请输入你的令牌登录。", path)
+            text = api_error("token_required")
+            return json_error(401, text) if api else login_page(401, api_error("login_prompt"), path)
         reason = cross_site(method, headers)
         if reason:
-            return json_error(403, reason) if api else html_error(403, "跨站请求被拒绝。", identity)
+            return json_error(403, api_error("cross_site"), detail=reason) if api else \
+                html_error(403, api_error("cross_site"), identity)
         if method in UNSAFE_METHODS and not login_post:
             # logging out is a plain form post (no script to add the token); its Origin was checked above
             if path != "/logout" and not csrf_ok(identity, headers):
-                text = "missing or wrong X-CSRF-Token: reload the page"
-                return json_error(403, text) if api else html_error(403, "请刷新页面后重试。", identity)
+                text = api_error("csrf")
+                return json_error(403, text) if api else html_error(403, text, identity)
             user = identity.user
             if user is not None and not user.can_write and path != "/logout":
-                return json_error(403, f"{user.name} is a viewer and cannot change anything")
+                return json_error(403, api_error("viewer", name=user.name))
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
             if api and kind != "application/json":
-                return json_error(415, "send the body as JSON (Content-Type: application/json)")
+                return json_error(415, api_error("json_only"))
         return identity
 
 
@@ -273,7 +276,7 @@ def message_template(key: str) -> str:
 def _listed(request: Request) -> Callable[[Store], list[dict[str, Any]]]:
     """The claims ``GET /api/claims`` lists for the request's filters (its CSV too)."""
     p = request.query_params
-    names = _config(request).names
+    names, zone = _config(request).names, _config(request).timezone
 
     def work(store: Store) -> list[dict[str, Any]]:
         rows = store.list_claims(verdict=p.get("verdict") or None, status=p.get("status") or None,
@@ -282,7 +285,7 @@ def _listed(request: Request) -> Callable[[Store], list[dict[str, Any]]]:
                                  subject=p.get("subject") or None, evidence=p.get("evidence") or None,
                                  flagged_only=p.get("flagged") in ("1", "true"))
         versions = store.versions()
-        return [views.api_claim({**r, "version": versions.get(r["claim_id"], "")}, names) for r in rows]
+        return [views.api_claim({**r, "version": versions.get(r["claim_id"], "")}, names, zone) for r in rows]
 
     return work
 
@@ -306,8 +309,8 @@ async def api_claim(request: Request) -> JSONResponse:
     names = _config(request).names
     found = await _in_store(request, lambda store: _with_version(store, store.claim(claim_id)))
     if found is None:
-        return json_error(404, f"unknown claim id {claim_id!r}", claim_id=claim_id)
-    return JSONResponse(views.api_claim(found, names))
+        return json_error(404, api_error("unknown_claim", cid=claim_id), claim_id=claim_id)
+    return JSONResponse(views.api_claim(found, names, _config(request).timezone))
 
 
 def _with_version(store: Store, claim: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -365,37 +368,38 @@ def _decision_fields(data: Mapping[str, Any]) -> tuple[str, str, str]:
 async def _decided(request: Request, decide: Callable[[Store], list[Event] | None], *, single: str = "",
                    undoing: bool = False) -> JSONResponse:
     """Run ``decide`` and answer with the claims it changed (one claim for ``single``), or the conflict (409)."""
-    names = _config(request).names
+    names, zone = _config(request).names, _config(request).timezone
 
     def work(store: Store) -> dict[str, Any] | None:
         try:
             events = decide(store)
         except StaleDecision as stale:
-            return {"conflict": stale, "claims": [_claim_now(store, c.claim_id, names) for c in stale.conflicts]}
+            return {"conflict": stale, "claims": [_claim_now(store, c.claim_id, names, zone) for c in stale.conflicts]}
         except NotUndoable:
             raise HTTPException(409, message("decision.not_undoable")) from None
         if events is None:
             return None
-        return {"claims": [_claim_now(store, e.claim_id, names) for e in events]}
+        return {"claims": [_claim_now(store, e.claim_id, names, zone) for e in events]}
 
     answer = await _in_store(request, work)
     if answer is None:
-        return json_error(404, f"unknown claim id {single!r}", claim_id=single)
+        return json_error(404, api_error("unknown_claim", cid=single), claim_id=single)
     stale = answer.get("conflict")
     if isinstance(stale, StaleDecision):
         conflicts = [{"claim_id": c.claim_id, "seen": c.seen, "version": c.current,
-                      "since": views.history_items([e.to_api() for e in c.since]), "claim": claim}
+                      "since": views.history_items([e.to_api() for e in c.since], _config(request).timezone),
+                      "claim": claim}
                      for c, claim in zip(stale.conflicts, answer["claims"], strict=True)]
         return json_error(409, conflict_message(stale, undoing=undoing), conflicts=conflicts)
     return JSONResponse(answer["claims"][0] if single else {"claims": answer["claims"]})
 
 
-def _claim_now(store: Store, claim_id: str, names: Callable[[str], str] | None) -> dict[str, Any]:
+def _claim_now(store: Store, claim_id: str, names: Callable[[str], str] | None, zone: str = "") -> dict[str, Any]:
     """A claim as the API gives it, with its history, version and its document's verdict after the change."""
     claim = _with_version(store, store.claim(claim_id)) or {}
     if claim:
         claim["document_verdict"] = views.doc_verdict(store, claim["doc_id"])
-    return views.api_claim(claim, names) if claim else {"claim_id": claim_id}
+    return views.api_claim(claim, names, zone) if claim else {"claim_id": claim_id}
 
 
 async def api_presence(request: Request) -> JSONResponse:
@@ -431,7 +435,7 @@ async def api_assign(request: Request) -> JSONResponse:
 
     record = await _in_store(request, work)
     if record is None:
-        return json_error(404, f"unknown document {doc_id!r}", doc_id=doc_id)
+        return json_error(404, api_error("unknown_document", doc=doc_id), doc_id=doc_id)
     return JSONResponse({k: record[k] for k in ("doc_id", "assignee", "user", "at")})
 
 
@@ -441,7 +445,7 @@ async def api_me(request: Request) -> JSONResponse:
 
 
 async def api_unknown(request: Request) -> JSONResponse:
-    return json_error(404, f"no API at {request.url.path}; see README, section Reviewing")
+    return json_error(404, api_error("no_api", path=request.url.path))
 
 
 # ---- pages --------------------------------------------------------------------------------------
@@ -450,17 +454,18 @@ async def api_unknown(request: Request) -> JSONResponse:
 async def queue_page(request: Request) -> HTMLResponse:
     filters = views.QueueFilters.from_query(request.query_params)
     names = _config(request).names
-    context = await _in_store(request, lambda store: views.queue(store, names, filters, _user(request).name))
+    context = await _in_store(request, lambda store: views.queue(store, names, filters, _user(request).name,
+                                                                     _config(request).timezone))
     return render("app_queue.html.j2", **context, **_page_context(request),
                   href=lambda doc_id, key="": "/doc/" + quote(doc_id) + (f"#item-{key}" if key else ""))
 
 
 async def document_page(request: Request) -> HTMLResponse:
     doc_id = request.path_params["doc_id"]
-    names = _config(request).names
-    context = await _in_store(request, lambda store: views.document_page(store, names, doc_id))
+    names, zone = _config(request).names, _config(request).timezone
+    context = await _in_store(request, lambda store: views.document_page(store, names, doc_id, zone))
     if context is None:
-        return html_error(404, "没有这篇文档（可能已删除或改名）。", _identity(request))
+        return html_error(404, api_error("no_document"), _identity(request))
     others = _presence(request).visit(doc_id, _user(request).name)
     return render("app_document.html.j2", **context, **_page_context(request),
                   presence=message("presence.others", names="、".join(others)) if others else "",
@@ -489,7 +494,7 @@ async def login(request: Request) -> Response:
     if opened is None:
         auth.throttle.failed(client, auth.clock())
         await asyncio.sleep(auth.throttle.delay)
-        return login_page(401, "令牌不对，请重试。", next_path)
+        return login_page(401, api_error("login_wrong"), next_path)
     sid, _session = opened
     response = RedirectResponse(next_path, 303)
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict", path="/",
@@ -547,24 +552,26 @@ async def report_file(request: Request) -> Response:
 async def on_http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+    said = str(detail) if re.search(r"[\u4e00-\u9fff]", str(detail)) else None  # ours: the catalogue's Chinese
     if request.url.path.startswith("/api/"):
-        return json_error(status, str(detail))
+        return json_error(status, said) if said else \
+            json_error(status, http_error(status), detail=str(detail))
     identity = request.scope.get("state", {}).get("identity")
-    return html_error(status, "页面不存在。" if status == 404 else str(detail), identity)
+    return html_error(status, said or http_error(status), identity)
 
 
 async def on_storage_error(request: Request, exc: Exception) -> Response:
     """The state could not be written (a full or read-only disk): 503, and the journal replayed next time."""
     request.app.state.replay = True
     if request.url.path.startswith("/api/"):
-        return json_error(503, str(exc))
-    return html_error(503, str(exc), request.scope.get("state", {}).get("identity"))
+        return json_error(503, api_error("storage"), detail=str(exc))
+    return html_error(503, api_error("storage"), request.scope.get("state", {}).get("identity"))
 
 
 async def on_usage_error(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
-        return json_error(400, str(exc))
-    return html_error(400, str(exc), request.scope.get("state", {}).get("identity"))
+        return json_error(400, api_error("bad_request"), detail=str(exc))
+    return html_error(400, api_error("bad_request"), request.scope.get("state", {}).get("identity"))
 
 
 def create_app(config: AppConfig) -> ASGIApp:

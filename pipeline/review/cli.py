@@ -243,13 +243,15 @@ def serve_cmd(
     editor: Annotated[str | None, typer.Option(
         "--editor", help="Your name on decisions when there is no --users file (default: your login).")] = None,
     reference: ReferenceOption = DEFAULT_REFERENCE_DIR,
+    timezone: Annotated[str, typer.Option(help="Show times in this zone, e.g. Asia/Shanghai (default: the "
+                                          "machine's).")] = "",
 ) -> None:
     """Serve the review app: the queue, each article with its flags, decisions, history, assignments, /api/."""
     from .server import ServeOptions, serve
 
     with _cli_errors():
         opts = ServeOptions(out=out, state=state or out / "state.sqlite", host=host, port=port, users=users,
-                            editor=editor or _login_name(), reference=reference)
+                            editor=editor or _login_name(), reference=reference, timezone=timezone)
         serve(opts, announce=_say)
 
 

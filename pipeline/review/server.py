@@ -28,6 +28,7 @@ class ServeOptions:
     users: Path | None = None
     editor: str = "editor"
     reference: Path | None = None
+    timezone: str = ""  # the zone pages show times in (an IANA name; "" the machine's own)
 
 
 def app_config(opts: ServeOptions) -> AppConfig:
@@ -40,6 +41,7 @@ def app_config(opts: ServeOptions) -> AppConfig:
         raise UsageError(f"--host {opts.host} is not a loopback address: pass --users FILE "
                          "(CSV name,role,token_sha256) so that every request needs a token")
     users = load_users(opts.users) if opts.users is not None else None
+    _check_zone(opts.timezone)
     from .workflow import open_state, reference_names
 
     with open_state(opts.state) as store:  # exists, is ours, is migrated; the journal is the truth for decisions
@@ -48,7 +50,16 @@ def app_config(opts: ServeOptions) -> AppConfig:
     hosts = None if users is not None else LOOPBACK_HOSTS | {opts.host.strip("[]").lower()}
     return AppConfig(state=Path(opts.state), out=Path(opts.out), auth=Auth(users, User(name, "editor")),
                      names=reference_names(opts.reference), allowed_hosts=frozenset(hosts) if hosts else None,
-                     restored=restored.events + restored.assignments if restored else 0)
+                     restored=restored.events + restored.assignments if restored else 0, timezone=opts.timezone)
+
+
+def _check_zone(name: str) -> None:
+    from ..report.display import time_zone
+
+    try:
+        time_zone(name)
+    except ValueError as exc:
+        raise UsageError(f"--timezone: {exc}") from None
 
 
 def serve(opts: ServeOptions, announce: Callable[[str], None] = print) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from ..lexicon.labels import message
+from ..lexicon.labels import api_error, message
 from ..report.tables import REVIEW_ZH
 from ..state.decisions import REVIEW_STATUSES, Event
 from ..state.store_team import MAX_BATCH, StaleDecision
@@ -40,7 +40,7 @@ def missing_text(status: str, note: str, correction: str) -> str | None:
 
 def check_status(status: Any) -> str:
     if status not in REVIEW_STATUSES:
-        raise HTTPException(400, f"status must be one of {', '.join(REVIEW_STATUSES)}")
+        raise HTTPException(400, api_error("bad_status", statuses="、".join(REVIEW_STATUSES)))
     return str(status)
 
 

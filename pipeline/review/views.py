@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from ..lexicon.labels import label, labels, message
 from ..records import Claim, DocumentResult, Status, Verdict, claim_from_dict
+from ..report.display import local_time
 from ..report.html import document_context
 from ..report.tables import (
     DOC_SEVERITY,
@@ -80,16 +81,17 @@ def _claim(row: Mapping[str, Any]) -> Claim:
 
 
 def claim_labels(view: ClaimView) -> dict[str, Any]:
-    """The Chinese words for a claim, for the API and the page's script."""
+    """The Chinese words for a claim, for the API and the page's script (the decision's time in the app's zone)."""
     return {"verdict": view.verdict_zh, "review_status": view.review_zh, "attribute": view.attribute_zh,
             "subject": view.subject_name, "expected": view.expected, "explanation": view.explanation,
-            "reason": view.reason_zh, "evidence": view.evidence_zh}
+            "reason": view.reason_zh, "evidence": view.evidence_zh, "decided_at": view.decided_zh}
 
 
-def history_items(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """History items (Event.to_api) with the statuses' Chinese labels."""
+def history_items(events: list[dict[str, Any]], timezone: str = "") -> list[dict[str, Any]]:
+    """History items (Event.to_api) with the statuses' Chinese labels and the time in ``timezone`` (at_zh)."""
     return [{**e, "from_zh": REVIEW_ZH.get(e["from"], e["from"]), "to_zh": REVIEW_ZH.get(e["to"], e["to"]),
-             "kind_zh": label("event", e.get("kind")) or ""} for e in events]
+             "kind_zh": label("event", e.get("kind")) or "", "at_zh": local_time(e.get("at"), timezone)}
+            for e in events]
 
 
 REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "correction", "version", "history",
@@ -97,17 +99,17 @@ REVIEW_FIELDS = ("review_status", "assignee", "editor", "note", "decided_at", "c
 EXTRA_FIELDS = ("reason", "scope")  # the checker's, when it wrote them
 
 
-def api_claim(row: dict[str, Any], names: Names) -> dict[str, Any]:
+def api_claim(row: dict[str, Any], names: Names, timezone: str = "") -> dict[str, Any]:
     """One claim for the API: the claims.jsonl fields, review_status, assignee, the decision, history when
     given, and the Chinese labels."""
     claim = _claim(row)
     view = claim_views([claim], "", display_for(DocumentResult(claim.doc_id, "", "", "", Status.OK,
-                                                               claims=(claim,)), names))[0]
+                                                               claims=(claim,)), names, timezone=timezone))[0]
     out = claim.to_dict()
     out.update({k: row[k] for k in (*EXTRA_FIELDS, *REVIEW_FIELDS) if k in row})
     out["labels"] = claim_labels(view)
     if "history" in out:
-        out["history"] = history_items(out["history"])
+        out["history"] = history_items(out["history"], timezone)
     return out
 
 
@@ -143,7 +145,7 @@ def doc_verdict(store: Store, doc_id: str) -> str:
     return report_verdict(_doc_results(store.list_claims(doc_id=doc_id), titles)[doc_id])
 
 
-def queue(store: Store, names: Names, filters: QueueFilters, user: str = "") -> dict[str, Any]:
+def queue(store: Store, names: Names, filters: QueueFilters, user: str = "", timezone: str = "") -> dict[str, Any]:
     """The queue page: matching claims grouped by document (worst document first), counts per status, options,
     each claim's version; and what the assignee filter means when ``user`` has nothing assigned."""
     docs = document_rows(store)
@@ -157,7 +159,8 @@ def queue(store: Store, names: Names, filters: QueueFilters, user: str = "") -> 
     grouped: dict[str, list[Claim]] = {}
     for row in shown:
         grouped.setdefault(row["doc_id"], []).append(_claim(row))
-    by_doc = {d: claim_views(cs, "", display_for(DocumentResult(d, "", "", "", Status.OK, claims=tuple(cs)), names))
+    by_doc = {d: claim_views(cs, "", display_for(DocumentResult(d, "", "", "", Status.OK, claims=tuple(cs)), names,
+                                                 timezone=timezone))
               for d, cs in grouped.items()}
     info = {d["doc_id"]: d for d in docs}
     groups = [{**info[d], "claims": views} for d, views in sorted(by_doc.items(), key=lambda kv: order[kv[0]])]
@@ -165,6 +168,8 @@ def queue(store: Store, names: Names, filters: QueueFilters, user: str = "") -> 
     products = sorted({c["subject"] for c in everything if c.get("subject")})
     name_of = (lambda s: names(s)) if names else (lambda s: s)
     assignees = sorted({d["assignee"] for d in docs if d["assignee"]})
+    # a card the reference does not know (model:nvidia:k20m) by the article's own words for it
+    mentions = {c["subject"]: c["subject_mention"] for c in everything if c.get("subject_mention")}
     return {
         "versions": store.versions(),
         "assignee_note": _assignee_note(filters.assignee, assignees),
@@ -178,7 +183,7 @@ def queue(store: Store, names: Names, filters: QueueFilters, user: str = "") -> 
         "statuses": labels("review"),
         "evidences": EVIDENCE_ZH,
         "attributes": {a: label("attribute", a) or "其他" for a in sorted({c["attribute"] for c in everything})},
-        "products": {p: name_of(p) if name_of(p) != p else p for p in products},
+        "products": {p: name_of(p) if name_of(p) != p else mentions.get(p) or p for p in products},
         "documents": [(d["doc_id"], d["title"] or d["doc_id"]) for d in docs],
         "assignees": sorted({*assignees, *([filters.assignee] if filters.assignee not in ("", "-") else [])}),
     }
@@ -219,7 +224,7 @@ def html_source(result: DocumentResult) -> bytes | None:
     return raw if hashlib.sha256(raw).hexdigest() == result.sha256 else None
 
 
-def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | None:
+def document_page(store: Store, names: Names, doc_id: str, timezone: str = "") -> dict[str, Any] | None:
     """The article page of a current document, or None."""
     stored = store.document(doc_id)
     if stored is None or stored.deleted:
@@ -228,8 +233,10 @@ def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | N
     if result is None:
         return None
     result = attach_reviews(result, store.decisions())
-    text, problem = article_text(result)
-    context = document_context(result, text or "", display_for(result, names), html_source=html_source(result))
+    # a file that was not read as an article (binary, not decodable, too large) is not shown as one
+    text, problem = article_text(result) if result.status is Status.OK else ("", "")
+    context = document_context(result, text or "", display_for(result, names, timezone=timezone),
+                               html_source=html_source(result))
     flagged = [*context["flagged"], *context["closed"]]
     context.update(
         app=True,
@@ -237,7 +244,7 @@ def document_page(store: Store, names: Names, doc_id: str) -> dict[str, Any] | N
         versions=store.versions(),
         twins=identical_flags(flagged),
         identical_label=lambda count: message("decision.identical", count=count),
-        history={v.claim.claim_id: history_items([e.to_api() for e in store.history(v.claim.claim_id)])
+        history={v.claim.claim_id: history_items([e.to_api() for e in store.history(v.claim.claim_id)], timezone)
                  for v in flagged},
         assignee=store.assignments().get(doc_id),
         order={v.key: i for i, v in enumerate(flagged)},

@@ -18,6 +18,8 @@ from ..config import ARTICLE_SUFFIXES, Config
 from ..errors import LockedError, RunFailed, UsageError, run_failed, storage_failed
 from ..knowledge.reference import Reference, load_reference
 from ..records import DocumentResult, Status
+from ..report.display import local_time, zone_offset
+from ..state.journal import STAMP
 from .document_outputs import DocumentOutput, Published, RunContext, render
 from .engine import check_dask, dask_map, file_sha256, local_map
 from .outputs import Outputs, now, run_key, unchanged_outputs
@@ -56,7 +58,7 @@ class RunSummary:
     claims: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)  # unverifiable claims by reason
-    flagged_new: int = 0
+    flagged_new: int = 0  # open flags in new or changed documents (of every flag verdict)
     other_files: int = 0  # files of other types in the corpus, not read
     outside_links: int = 0  # symbolic links leaving the corpus, not followed
     special_files: int = 0  # FIFOs, sockets, devices, broken links and link loops, not read
@@ -198,8 +200,10 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     if store:  # before any save: a renamed article's decisions follow its claims (see Store.save_result)
         summary.deleted = len(store.mark_deleted([i.doc_id for i in plan]))
     writer = Outputs(out, ref, config, store, corpus)
-    writer.begin([i.doc_id for i in plan], ["segments.jsonl"] if config.write_segments else [])
-    ctx = writer.context(opts.fail_on, state=store is not None, failure_version=_failure_version(config))
+    writer.begin([i.doc_id for i in plan], [*(["segments.jsonl"] if config.write_segments else []),
+                                             *([STAMP] if store else [])])
+    ctx = writer.context(opts.fail_on, state=store is not None, failure_version=_failure_version(config),
+                         review_state=_review_state(opts, out))
     tasks = [(str(i.path), str(corpus), writer.previous(i.doc_id)) for i in plan if i.action == "process"]
     engine = (dask_map(tasks, ref, config, opts.scheduler or "", ctx) if opts.engine == "dask"
               else local_map(tasks, ref, config, config.workers, ctx))
@@ -225,10 +229,10 @@ def _process(opts: RunOptions, corpus: Path, out: Path, ref: Reference, store: A
     summary.skipped, summary.errors = writer.skipped, writer.errors
     summary.claims, summary.verdicts, summary.reasons = writer.claims, dict(writer.verdicts), dict(writer.reasons)
     summary.flagged_new = writer.flagged_new
-    summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if summary.flagged_new
+    summary.exit_code = (EXIT_DOC_ERRORS if summary.errors else EXIT_FLAGGED if writer.failing_new
                          else EXIT_OK)
     summary.finished = now()
-    writer.finish_index(_run_info(summary))
+    writer.finish_index(_run_info(summary, config.timezone))
     for name in writer.remove_stale_files():
         log.info("removed %s (no document of the corpus has it now)", name)
     decided = store.current_decisions() if store else []
@@ -494,13 +498,22 @@ def _write_segments(plan: list[_Item], root: Path, ref: Reference, config: Confi
                          "text": s.text, "kind": s.kind.value, "tokens": list(s.tokens)})
 
 
-def _run_info(s: RunSummary) -> dict[str, Any]:
+def _review_state(opts: RunOptions, out: Path) -> str:
+    """The --state a `review` command pasted from a report needs: none for the default (reports/state.sqlite, as
+    `review` assumes), else the state's absolute path."""
+    if opts.state is None and Path(out) == Path("reports"):
+        return ""
+    return str((Path(opts.state) if opts.state else Path(out) / "state.sqlite").resolve())
+
+
+def _run_info(s: RunSummary, zone: str = "") -> dict[str, Any]:
     """The run's facts for the top of index.html, labelled in Chinese for the editors."""
     zh = {"supported": "支持", "contradicted": "矛盾", "misattributed": "张冠李戴", "unverifiable": "无法核实",
           "code_issue": "代码问题"}
     passed_over = {"其他类型文件": s.other_files, "未跟随的外部链接": s.outside_links, "特殊文件": s.special_files}
-    return {"开始": s.started, "结束": s.finished, "文档": s.documents, "本次处理": s.processed,
-            "未变沿用": s.carried_over, "跳过": s.skipped, "出错": s.errors, "声明": s.claims,
+    return {"开始": local_time(s.started, zone), "结束": local_time(s.finished, zone),
+            "时区": f"{zone_offset(zone)}（与协调世界时之差）", "文档": s.documents, "本次处理": s.processed,
+            "未变沿用": s.carried_over, "跳过": s.skipped, "出错": s.errors, "论断": s.claims,
             **{zh.get(k, k): v for k, v in s.verdicts.items()},
             **{k: v for k, v in passed_over.items() if v},
             "参考表版本": s.reference_version, "程序版本": s.pipeline_version}

@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..knowledge.reference import Reference
-from ..records import DocumentResult, Status
+from ..records import DocumentResult, Status, Verdict
 from ..state.decisions import Decision, attach_reviews
 
 if TYPE_CHECKING:
     from ..report.tables import DocRow
+
+
+FLAG_VERDICTS = frozenset(v.value for v in Verdict if v.is_flag)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class RunContext:
     failure_version: str = ""  # the pipeline version a failed document is stored with
     follow_symlinks: bool = False  # the articles are read as the run reads them (see ingest.reading)
     max_output_bytes: int = 32 * 1024 * 1024  # a document whose outputs take more is an error document
+    timezone: str = ""  # the zone the pages show times in
+    review_state: str | None = ""  # the --state a pasted review command needs ("": the default; None: no state)
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,8 @@ class DocumentOutput:
     verdicts: tuple[tuple[str, int], ...]  # in the order they first appear (the marker keeps it); claims are checked
     reasons: tuple[tuple[str, int], ...]  # unverifiable claims by reason
     claims: int
-    flagged_new: int  # open flags of a fresh document whose verdict is in --fail-on
+    flagged_new: int  # open flags of a fresh document (every run counts them)
+    failing_new: int = 0  # those whose verdict is in --fail-on (exit 3)
     state: Any = None  # store.PreparedResult, when the state is to save this document
     reports: tuple[tuple[str, str, int], ...] = ()  # (name, sha256, size) of its report files, as on disk
 
@@ -108,12 +114,14 @@ def source_text(result: DocumentResult, ctx: RunContext | None = None) -> str:
         return ""
 
 
-def report_fingerprint(r: DocumentResult, ref: Reference) -> str:
-    """Changes when anything shown in a document's report changes (content, reference, reviews, version, path)."""
+def report_fingerprint(r: DocumentResult, ref: Reference, ctx: RunContext | None = None) -> str:
+    """Changes when anything shown in a document's report changes (content, reference, reviews, version, path,
+    the zone of its times and the state its commands name)."""
     reviews = sorted((c.claim_id, json.dumps(c.extra.get("review"), sort_keys=True)) for c in r.claims
                      if "review" in c.extra)
+    shown = [ctx.timezone, ctx.review_state] if ctx is not None else []
     key = json.dumps([r.sha256, r.status.value, r.message, ref.fingerprint, __version__, reviews,
-                      len(r.claims), r.path])
+                      len(r.claims), r.path, *shown])
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -136,12 +144,13 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
 
     r = attach_reviews(result, ctx.decisions)
     linked = r.status is Status.OK or bool(r.claims)
-    fingerprint = report_fingerprint(r, ref)
+    fingerprint = report_fingerprint(r, ref, ctx)
     current = old is not None and old.fingerprint == fingerprint and len(old.files) == 3 and \
         all(digest(ctx.out, name) == (sha, size) for name, sha, size in old.files)
     stale = linked and not current
     text = source_text(r, ctx) if (r.claims or stale) else ""
-    display = display_for(r, ref.name) if r.claims or stale else None
+    display = display_for(r, ref.name, timezone=ctx.timezone, review_state=ctx.review_state) \
+        if r.claims or stale else None
     records = []
     for c in r.claims:
         d = c.to_dict()
@@ -158,8 +167,8 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
     own = [line[:line.rindex(', "review_status": ')] + "}" for line in lines]
     verdicts = Counter(d["verdict"] for d in records)
     reasons = Counter(d["reason"] for d in records if d.get("reason"))
-    flagged_new = sum(1 for d in records if d["verdict"] in ctx.fail_on and d["review_status"] == "open") \
-        if fresh else 0
+    new_flags = [d["verdict"] for d in records if d["verdict"] in FLAG_VERDICTS and d["review_status"] == "open"] \
+        if fresh else []
     # an error or skipped document has no claims whose offsets need its length
     length = len(text) if r.claims else 0
     views = claim_views(r.claims, text, display) if display is not None else []  # for the pages and the reviews
@@ -195,7 +204,7 @@ def render(result: DocumentResult, ref: Reference, ctx: RunContext, *, fresh: bo
         document_jsonl=_line(r.to_dict()),
         claimreview_jsonl=review_lines, claims_csv=claims_csv,
         checks=checks, verdicts=tuple(verdicts.items()), reasons=tuple(reasons.items()), claims=len(records),
-        flagged_new=flagged_new,
+        flagged_new=len(new_flags), failing_new=sum(1 for v in new_flags if v in ctx.fail_on),
         state=prepare_result(result, pipeline_version(result, ctx), own) if (fresh if save is None else save)
         and ctx.state else None,
         reports=reports)
@@ -221,12 +230,10 @@ def _line(obj: Any) -> str:
 
 
 def _csv_columns() -> tuple[str, ...]:
-    """claims.csv's columns: the contract's, then the other keys of a claims.jsonl record, in their order."""
-    from ..records import CONTRACT_FIELDS, Claim
+    """claims.csv's columns: a claims.jsonl record's keys, in their order (the review status last)."""
+    from ..records import RECORD_FIELDS
 
-    record = Claim("", 0, 0, "", "", 0, None, None, "", None, None).to_dict()
-    return (*CONTRACT_FIELDS, *(k for k in record if k not in CONTRACT_FIELDS), "review_status")
+    return (*RECORD_FIELDS, "review_status")
 
 
 CSV_COLUMNS = _csv_columns()
-

@@ -25,7 +25,7 @@ from typing import Any
 from .. import __version__
 from ..config import Config
 from ..knowledge.reference import Reference
-from ..records import CONTRACT_FIELDS, Status
+from ..records import Status
 from ..report import manifest
 from ..report.paths import safe_name
 from ..report.tables import csv_header
@@ -61,8 +61,9 @@ class Outputs:
         self.rows: list[Any] = []  # one slim index line per document
         self.verdicts: Counter[str] = Counter()
         self.reasons: Counter[str] = Counter()  # why claims are unverifiable
-        self.claims = self.skipped = self.errors = self.flagged_new = 0
+        self.claims = self.skipped = self.errors = self.flagged_new = self.failing_new = 0
         self.decisions = store.decisions() if store else {}
+        self.keeps_state = store is not None
         self.date = now()[:10]
         self.claims_hash = hashlib.sha256()
         self.contents: list[tuple[str, str]] = []  # (doc_id, sha256) of every document, for the run key
@@ -79,11 +80,12 @@ class Outputs:
         if exc[0] is not None:
             self.csv.__exit__(*exc)
 
-    def context(self, fail_on: frozenset[str], state: bool, failure_version: str) -> RunContext:
-        """What the workers need to make each document's outputs."""
+    def context(self, fail_on: frozenset[str], state: bool, failure_version: str,
+                review_state: str | None = "") -> RunContext:
+        """What the workers need to make each document's outputs (``review_state``: see RunContext)."""
         return RunContext(self.out, self.corpus, self.config.author, self.config.claimreview_url, self.date,
                           fail_on, self.decisions, state, failure_version, self.config.follow_symlinks,
-                          self.config.max_output_bytes)
+                          self.config.max_output_bytes, self.config.timezone, review_state if state else None)
 
     def previous(self, doc_id: str) -> Published | None:
         """The document's reports as the last complete run published them (None: it had none)."""
@@ -118,6 +120,7 @@ class Outputs:
             self.verdicts[verdict] += n
         self.reasons.update(dict(o.reasons))
         self.flagged_new += o.flagged_new
+        self.failing_new += o.failing_new
         self.claims += o.claims
         self.contents.append((o.doc_id, o.sha256))
         self.skipped += o.status is Status.SKIPPED
@@ -138,7 +141,7 @@ class Outputs:
         self._check(self.validator.finish())
         self.index["_claims_sha256"] = self.claims_hash.hexdigest()
         if not self.csv_rows:
-            self.csv.write(csv_header(CONTRACT_FIELDS))
+            self.csv.write(csv_header(CSV_COLUMNS))
         written = self.csv.digest()
         if manifest.digest(self.out, "claims.csv") != written:
             self.csv.commit()
@@ -151,7 +154,14 @@ class Outputs:
         """index.html and summary.md, once the files they link to are in place."""
         from ..report import write_index
 
-        write_index(self.rows, self.out, run_info=run_info)
+        if self.keeps_state:  # the pages load it: write it first (see state.journal, "the review stamp")
+            from ..atomic import atomic_write_text
+            from ..state.journal import STAMP, stamp_script
+
+            atomic_write_text(self.out / STAMP, stamp_script({r.result.doc_id: r.decided_at for r in self.rows
+                                                              if r.decided_at}))
+            self.published(STAMP)
+        write_index(self.rows, self.out, run_info=run_info, stamp=self.keeps_state)
         for name in ("index.html", "summary.md"):
             self.published(name)
 

@@ -82,7 +82,7 @@ def load_dictionary(words: list[str], dt: Any = None) -> None:
         path = _dictionary_cache(words, dt)
         if path is not None and _read_dictionary(dt, path):
             return
-        dt.initialize()
+        _initialize(dt)
         for w in words:
             dt.add_word(w, freq=DOMAIN_FREQ)
         if path is not None:
@@ -90,6 +90,26 @@ def load_dictionary(words: list[str], dt: Any = None) -> None:
         return
     for w in words:
         dt.add_word(w, freq=DOMAIN_FREQ)
+
+
+def _initialize(dt: Any) -> None:
+    """jieba's own initialisation, with its cache in this user's cache folder (not the /tmp/jieba.cache every user
+    shares, which another user may own) and without the traceback it logs when the cache cannot be written (the
+    cache only saves time)."""
+    from ..knowledge.validation import default_cache_dir
+
+    if dt.tmp_dir is None:
+        with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: no home folder
+            folder = default_cache_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            dt.tmp_dir = str(folder)
+    jieba_log = logging.getLogger("jieba")
+    level = jieba_log.level
+    jieba_log.setLevel(logging.CRITICAL)
+    try:
+        dt.initialize()
+    finally:
+        jieba_log.setLevel(level)
 
 
 def _dictionary_cache(words: list[str], dt: Any) -> Path | None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ...records import CONTRACT_FIELDS, Claim, Evidence, Qualifier, Verdict
+from ...records import CONTRACT_FIELDS, Claim, Evidence, Qualifier, Verdict, claim_value
 from . import ge
 from .ge import _Check, _computed, _in_set
 from .reference_rules import NUMERIC_ATTRIBUTES
@@ -42,7 +42,7 @@ def claim_row(claim: Mapping[str, Any] | Claim, length: int | None = None) -> Cl
     return (_as_label(c, "verdict"), _as_label(c, "qualifier"),
             fields, ", ".join(f for f in CONTRACT_FIELDS if f not in c) if fields else "",
             offsets, f"start={c.get('start')!r} end={c.get('end')!r}" if offsets else "",
-            value, repr(c.get("value")) if value else "",
+            value, repr(claim_value(c)) if value else "",
             multiplier, repr(c.get("multiplier")) if multiplier else "",
             evidence, f"evidence={c.get('evidence')!r} verdict={c.get('verdict')!r} source={c.get('source')!r}"
             if evidence else "")
@@ -156,7 +156,7 @@ def _claim_value_message(claim: Mapping[str, Any]) -> str:
     attribute = claim.get("attribute")
     if not isinstance(attribute, str) or attribute not in CLAIM_NUMERIC_ATTRIBUTES or "value" not in claim:
         return ""
-    value = claim["value"]
+    value = claim_value(claim)
     if _is_number(value):
         return ""
     if claim.get("qualifier") == Qualifier.RANGE.value:
