@@ -321,11 +321,26 @@ _TEXT_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+# a line of source code or of a shell session: a statement end or a brace, an assignment, a call, a keyword that
+# opens a statement, a prompt, a comment marker, a preprocessor line
+_CODE_LINE = re.compile(
+    r"[;{}]\s*$|^\s*[{}]|^\s*[\w.\[\]]+\s*(?:[+\-*/]?=)(?!=)|\w\s*\([^()]*\)\s*(?:[:;{]|$)|"
+    r"^\s*(?:def|class|import|from|return|for|while|if|elif|else|try|except|with|print|const|let|var|function|"
+    r"#include|#define|template|using|namespace|export|sudo|pip|conda|python|nvcc|git|cd|echo|torch\.)\b|"
+    r"^\s*(?:\$|>>>|//|/\*|--\s)")
+
+
 def _is_text(block: str) -> bool:
-    """A fenced block that is prose or a spec sheet, not code: mostly Chinese and not a Python program."""
+    """A fenced block that is prose, a spec sheet, a diagram or a tool's output, not code: mostly Chinese and not a
+    Python program, or lines of which few read as source code or shell commands ("+-- 24 SM", "GPU 0: Tesla M60")."""
     visible = re.sub(r"\s", "", block)
-    if not visible or len(_CJK.findall(visible)) < 0.1 * len(visible):
+    if not visible:
         return False
+    lines = [ln for ln in block.splitlines() if ln.strip()]
+    if sum(bool(_CODE_LINE.search(ln)) for ln in lines) >= max(1, 0.3 * len(lines)):
+        return False
+    if len(_CJK.findall(visible)) < 0.1 * len(visible):
+        return True  # figures and words with no line of code
     try:
         compile(block, "<fence>", "exec")
     except (SyntaxError, ValueError):
