@@ -89,6 +89,15 @@ CASES = [
      [("40GB", "memory_size", "nvidia_a100", P, S), ("80GB", "memory_size", "nvidia_h100", P, S)]),
     # a card followed by 有/拥有 owns the figure
     ("训练时显存很关键;L4 有 24GB,够用。", "t.txt", [("24GB", "memory_size", "nvidia_l4", P, S)]),
+    # the memory sizes a card comes in, written with a slash
+    ("Tesla M40配备12/24GB GDDR5显存。", "t.txt",
+     [("12/24GB", "memory_size", "nvidia_tesla_m40", P, S), ("GDDR5", "memory_type", "nvidia_tesla_m40", P, S)]),
+    ("Tesla M40配备12/48GB GDDR5显存。", "t.txt",
+     [("12/48GB", "memory_size", "nvidia_tesla_m40", P, C), ("GDDR5", "memory_type", "nvidia_tesla_m40", P, S)]),
+    # 支援 is 支持
+    ("B200支援 FP4 精度。", "t.txt", [("支援 FP4", "supports", "nvidia_b200", P, S)]),
+    # a link's generation with no owner: recorded (the rate beside it is the link's)
+    ("- NVLink 3.0\n", "t.md", [("NVLink 3.0", "generation", "", P, U)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -186,9 +186,7 @@ def _link_drafts(text: str, mentions: list[Mention], state: DocState, ref: Refer
         if not (labelled or _LINK_SAID.search(lead)) or _not_own(text, m.start):
             continue
         owner = _owner(text, m.start, mentions, state, ref, from_context=labelled or not lead.strip(" -*"))
-        if owner is None:
-            continue
-        out.append(_draft(m.start, m.end, owner, "generation", int(generation), column, text, ref,
+        out.append(_draft(m.start, m.end, owner or NO_OWNER, "generation", int(generation), column, text, ref,
                           negated=_denied(text, m.start)))
     return out
 

@@ -49,6 +49,7 @@ _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>{_WAN}))?|(?P<cn>{_CN_NUM})"
 # lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
 _QUANTITY = with_first_chars(
     rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
+_SLASH_SIZES = re.compile(r"(?<![\d./A-Za-z])(?P<a>\d{1,3})\s*/\s*(?P<b>\d{1,3})\s*(?P<u>[GT]B)(?![A-Za-z/])")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 # a date to the month (or the day): 2022年3月, 2022 年 11 月 30 日, 2022-03, 2024/11/13
 # ("2024.11.13" only with its day: 1999.5 is a number)
@@ -206,6 +207,13 @@ def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
         month, day = m.group("m") or m.group("m2") or m.group("m3"), m.group("d") or m.group("d2") or m.group("d3")
         written = f"{m.group('y')}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
         raw.append(Quantity(m.start(), m.end(), m.start(), float(m.group("y")), "date", "date", written_unit=written))
+    for m in _SLASH_SIZES.finditer(text) if "/" in text else ():  # "12/24GB": the sizes a card comes in
+        a, b = float(m.group("a")), float(m.group("b"))
+        scale = 1000.0 if m.group("u")[0] in "Tt" else 1.0
+        if a < b:
+            raw.append(Quantity(m.start(), m.end(), m.start(), (a * scale, b * scale), "GB", "size",
+                                Qualifier.RANGE, m.group("u"), resolution=resolution_of(m.group("b")) * scale,
+                                scale=scale))
     taken = [(q.start, q.end) for q in raw]
     for m in _QUANTITY.finditer(text):
         if any(s <= m.start() < e for s, e in taken):
