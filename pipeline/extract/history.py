@@ -149,7 +149,10 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
             value = parse_number(n)
             if value is None or not 1 <= value <= 12 or _not_own(text, start):
                 continue
-            owner = _owner(text, start, mentions, state, ref) or NO_OWNER  # recorded, never judged
+            owner = _owner(text, start, mentions, state, ref)
+            if owner is None and _subject_of_its_clause(text, start, end):
+                continue  # "第三代NVLink单链路带宽50GB/s": the generation itself is what the clause speaks of
+            owner = owner or NO_OWNER  # no owner: recorded, never judged
             if owner.via not in ("clause", "none") and _subject_of_its_clause(text, start, end):
                 owner = replace(owner, via="topic_guess")  # the generation is what the clause is about: a guess
             out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
