@@ -79,8 +79,9 @@ CASES = [
     ("- L4\n- PCIe 4.0 x16\n", "t.md", [("PCIe 4.0 x16", "interface", "nvidia_l4", P, S)]),
     ("支持PCIe 5.0 x16。", "t.txt", [("PCIe 5.0 x16", "interface", "", P, U)]),
     ("PCIe 5.0的带宽是PCIe 4.0的两倍。", "t.txt", []),
-    # a generation with no owner: recorded (control: its card named)
-    ("第三代Tensor Core带来了TF32。", "t.txt", [("第三代Tensor Core", "generation", "", P, U)]),
+    # a generation as a label with no owner: recorded (controls: its card named; the clause about the generation)
+    ("1. 第三代Tensor Core：支持TF32\n", "t.md", [("第三代Tensor Core", "generation", "", P, U)]),
+    ("第三代Tensor Core带来了TF32。", "t.txt", []),
     ("H100采用第四代NVLink。", "t.txt", [("第四代NVLink", "generation", "nvidia_h100", P, S)]),
     # a label/value table whose model row names the card: the rows after it are that card's (介面 is 接口)
     ("| 項目 | 規格 |\n|---|---|\n| 型號 | Tesla T4 |\n| 显存 | 16GB |\n| 介面 | PCIe 3.0 x16 |\n", "t.md",
