@@ -99,6 +99,15 @@ CASES = [
     ("B200支援 FP4 精度。", "t.txt", [("支援 FP4", "supports", "nvidia_b200", P, S)]),
     # a link's generation with no owner: recorded (the rate beside it is the link's)
     ("- NVLink 3.0\n", "t.md", [("NVLink 3.0", "generation", "", P, U)]),
+    # a count of a product or chip the tables list as a part of what is named before it
+    ("GB200包含2个Grace CPU和2个B200。", "t.txt",
+     [("2个Grace", "composed_of", "nvidia_gb200", P, C), ("2个B200", "composed_of", "nvidia_gb200", P, S)]),
+    ("DGX H100配备8块H100。", "t.txt", [("8块H100", "composed_of", "dgx_h100", "system", S)]),
+    ("DGX H100配备4块H100。", "t.txt", [("4块H100", "composed_of", "dgx_h100", "system", C)]),
+    ("H100比8块A100还快。", "t.txt", []),
+    # the whole named by the section: the card the text is about
+    ("## GB200\n\nCPU：2× NVIDIA Grace\nGPU：2× B200\n", "t.md",
+     [("2× NVIDIA Grace", "composed_of", "nvidia_gb200", P, C), ("2× B200", "composed_of", "nvidia_gb200", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -53,6 +53,7 @@ def lineage_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         out += _lineage(text, mentions, state, ref)
     out += _positions(text, mentions, ref)
     out += _compositions(text, mentions, state, ref, [(d.start, d.end) for d in drafts])
+    out += _counted_parts(text, mentions, state, ref, [(d.start, d.end) for d in (*drafts, *out)])
     archs = [m for m in mentions if m.kind == "architecture" and not is_comparative(text, m)]
     if archs:
         found = ref.entity(archs[-1].ref)
@@ -239,6 +240,51 @@ def _count_before(text: str, pos: int) -> re.Match[str] | None:
     if last is None or re.search(r"[,;。\d]", text[last.end():pos]) or pos - last.end() > 10:
         return None
     return last
+
+
+# a count written right before a product or chip: "8×H100", "2颗B200", "36个GB200"
+_TIMES = re.compile(r"(?<![A-Za-z\d.])(?P<n>\d{1,3}|[一二两三四五六七八九十]+)\s*(?:[×xX*]|个|颗|块|片|枚|张|组)\s*"
+                    r"(?:NVIDIA\s*|英伟达\s*)?$")
+
+
+def _counted_parts(text: str, mentions: list[Mention], state: DocState, ref: Reference,
+                   taken: list[tuple[int, int]]) -> list[Draft]:
+    """"DGX H200（8×H200）", "GB200：2× B200 GPU + 1× Grace CPU", "GB200 NVL72包含36颗GB200": a count of a product or
+    chip the tables list as a part of the system or product named before it (a part they do not list is no claim:
+    "比8块A100快" compares)."""
+    counted = {m.start: hit for m in mentions if m.kind in ("product", "chip")
+               and (hit := _TIMES.search(text, max(0, m.start - 12), m.start)) is not None}
+    out: list[Draft] = []
+    for m in mentions:
+        hit = counted.get(m.start)
+        if hit is None or any(s < m.end and hit.start() < e for s, e in taken):
+            continue
+        cs, _ce = cues.clause_bounds(text, hit.start())
+        whole = _whole(text, cs, hit.start(), [w for w in mentions if w.start not in counted], ref)
+        if whole is None:  # "CPU：2× Grace" under "GB200：": the card the text is about
+            found = [s for s in resolve(text, hit.start(), [], state) if s.ref != m.ref]
+            whole = found[0] if len(found) == 1 else None
+        if whole is None:
+            continue
+        parts = ref.relations.components.get(whole.ref, [])
+        names = {m.ref.lower(), ref.name(m.ref).lower(), m.text.lower()}
+        kind = next((p.kind for p in parts if p.component.lower() in names), None)
+        count = parse_number(hit.group("n"))
+        if kind is None or count is None:
+            continue
+        out.append(Draft(hit.start(), m.end, whole, "composed_of", int(count), None, detail=kind,
+                         variant=whole.variant, scope=_scope(ref, whole)))
+    return out
+
+
+def _whole(text: str, cs: int, pos: int, mentions: list[Mention], ref: Reference) -> Subject | None:
+    """What the count's parts make up: a system named before it in the sentence, else the last product named before it
+    (not one counted itself, not one compared)."""
+    system = named_system(text[cs:pos], ref) or named_system(text[:pos], ref)
+    if system is not None and (found := ref.entity(system[0])) is not None:
+        return Subject(found.id, system[0], None, 1, "clause")
+    named = [m for m in mentions if m.kind == "product" and m.end <= pos and not is_comparative(text, m)]
+    return as_subject(text, named[-1], "clause") if named else None
 
 
 def _scope(ref: Reference, owner: Subject) -> Scope:
