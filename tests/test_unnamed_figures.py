@@ -108,6 +108,13 @@ CASES = [
     # the whole named by the section: the card the text is about
     ("## GB200\n\nCPU：2× NVIDIA Grace\nGPU：2× B200\n", "t.md",
      [("2× NVIDIA Grace", "composed_of", "nvidia_gb200", P, C), ("2× B200", "composed_of", "nvidia_gb200", P, S)]),
+    # millions or billions on a spec line count transistors, unless the clause counts something else
+    ("V100 (12nm)\n21,100 million\n", "t.md",
+     [("12nm", "process_node", "nvidia_tesla_v100", P, S),
+      ("21,100 million", "transistors", "nvidia_tesla_v100", P, S)]),
+    ("H100集群每天处理300 billion tokens。", "t.txt", []),
+    # a bare number before 位宽 is the bus width
+    ("RTX 3060的显存位宽为256。", "t.txt", [("256", "memory_bus_width", "nvidia_rtx_3060", P, C)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

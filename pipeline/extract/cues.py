@@ -48,6 +48,7 @@ NOT_A_SPEC_LEFT = _re(rf"({_W('not_a_spec')})[^,;。]{{0,8}}$")
 # what is measured or belongs to the host, the network or storage, not to the card's spec
 MEASURED = LEX.regex("measured")
 NOT_THE_CARDS_RATE = LEX.regex("not_card_rate")
+NOT_TRANSISTORS = LEX.regex("not_transistors")
 HOST_MEMORY = LEX.regex("host_memory")
 BASE_CLOCK = LEX.regex("clock", "base")  # the reference lists boost peaks
 BOOST_CLOCK = LEX.regex("clock", "boost")

@@ -512,6 +512,10 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
         return "launch_year", None  # "Hopper (2022)", "Tesla V100 (2017)"
     if q.kind in ("count", "bare"):
         attr = cues.count_attribute(text, q)
+        if attr is None and q.written_unit.lower() in ("million", "billion") and 1e8 <= q.low <= 1e12:
+            cs, ce = cues.clause_bounds(text, q.start)
+            if not cues.NOT_TRANSISTORS.search(text, cs, ce):
+                return "transistors", None  # "21,100 million" on a spec line: a chip's only such count
         return (attr, None) if attr else (None, None)
     if q.kind == "rate":
         # a card's own name is no cue: "H100 PCIe的显存带宽" speaks of memory, not of the PCIe link

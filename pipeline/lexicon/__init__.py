@@ -99,6 +99,8 @@ ROLES: dict[str, RoleSpec] = {
     "previous_gen": RoleSpec("blockers", "the figure is the previous generation's", _NONE),
     "not_a_gpu": RoleSpec("blockers", "what a vendor made is not a GPU", _NONE),
     "not_the_card": RoleSpec("blockers", "a clause about a model's or data's memory", _NONE),
+    "not_transistors": RoleSpec("blockers", "a clause where millions or billions count no transistors (a model's "
+                                "parameters, money, users)", _NONE),
     # scopes.csv: what a figure is the figure of
     "per_card": RoleSpec("scopes", "a figure per card", frozenset({"product"})),
     "aggregate": RoleSpec("scopes", "a total over several cards", frozenset({"system"})),
