@@ -115,6 +115,19 @@ CASES = [
     ("H100集群每天处理300 billion tokens。", "t.txt", []),
     # a bare number before 位宽 is the bus width
     ("RTX 3060的显存位宽为256。", "t.txt", [("256", "memory_bus_width", "nvidia_rtx_3060", P, C)]),
+    # a number after a Latin word in a list item is that word's version, not a count of the cue before the list
+    ("RTX 5090支援 5th 代 Tensor 核心、最新 DLSS 4 技術。", "t.txt",
+     [("5th 代 Tensor 核心", "generation", "nvidia_rtx_5090", P, S)]),
+    ("RTX 4090的Tensor Core 512", "t.txt", [("512", "tensor_cores", "nvidia_rtx_4090", P, S)]),
+    # on-chip SRAM is a cache, not the card's memory
+    ("Gaudi 3具有96MB SRAM片上内存，128GB HBM2e高带宽内存。", "t.txt",
+     [("96MB", "cache_size", "intel_gaudi_3", P, S), ("128GB", "memory_size", "intel_gaudi_3", P, S),
+      ("HBM2e", "memory_type", "intel_gaudi_3", P, S), ("高带宽内存", "memory_type", "intel_gaudi_3", P, S)]),
+    # what a vendor 推出 is the card named after the verb's 的, through a word for its kind
+    ("Gaudi 3的性能将与AMD推出的AI加速卡H20相当。", "t.txt", [("AMD推出", "manufacturer", "nvidia_h20", P, C)]),
+    # a product the tables do not know, introduced as 最新产品X: the figure is not the topic card's (control: known)
+    ("H100很强。最新产品MK2每卡只有0.9GB显存。", "t.txt", [("0.9GB", "memory_size", "", P, U)]),
+    ("H100很强。最新产品H200每卡有141GB显存。", "t.txt", [("141GB", "memory_size", "nvidia_h200", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -152,7 +152,14 @@ def count_attribute(text: str, q: Quantity) -> str | None:
     end, _specific, attr = max(found)
     if attr == "cores" and not _COUNT_LABEL.fullmatch(left[end:]):
         return None  # 核心 alone names a count only as its label (核心数为…, 核心：…), not in 核心面积, GPU核心由…
-    return None if re.search(r"\d", left[end:]) else attr
+    between = left[end:]
+    if re.search(r"\d|、", between) or (q.kind == "bare" and _NAME_BEFORE.search(between)):
+        return None  # another figure or list item between; "Tensor核心、DLSS 4": a version of what stands before it
+    return attr
+
+
+# a word of Latin letters right before a bare number that no cue follows: the number is its version (DLSS 4, CUDA 12)
+_NAME_BEFORE = re.compile(r"[A-Za-z]{2,}\s?$")
 
 
 _GENERIC_RATE = LEX.regex("generic_rate")

@@ -238,6 +238,10 @@ _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('
 _UNNAMED_SUBJECT = re.compile(r"\s*\S[^,;。]*?(?:是|为|乃)\s*(?:由)?\s*$")
 
 
+# between 推出的 and what was made: nothing, or a few words naming its kind ("推出的AI加速卡H20")
+_MADE_THEN = re.compile(r"\s*的\s*(?:[^,;。\d]{0,8}?(?:加速卡|显卡|GPU|芯片|加速器|处理器|产品)\s*)?")
+
+
 def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     makers = [m for m in mentions if m.kind in ("vendor", "company")]
@@ -279,7 +283,7 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
             continue
         # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
         made = next((m for m in mentions if m.kind in ("product", "series", "term")
-                     and re.fullmatch(r"\s*的\s*", text[last.end + rel.end():m.start])), None)
+                     and _MADE_THEN.fullmatch(text[last.end + rel.end():m.start])), None)
         if made is None and cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(
                 r"(?:是|为|乃)\s*$", text[cs:v.start]):
             continue
