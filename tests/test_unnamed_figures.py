@@ -128,6 +128,9 @@ CASES = [
     # a product the tables do not know, introduced as 最新产品X: the figure is not the topic card's (control: known)
     ("H100很强。最新产品MK2每卡只有0.9GB显存。", "t.txt", [("0.9GB", "memory_size", "", P, U)]),
     ("H100很强。最新产品H200每卡有141GB显存。", "t.txt", [("141GB", "memory_size", "nvidia_h200", P, S)]),
+    # slot width from the vendor's sheet
+    ("A10是一张双槽加速卡。", "t.txt", [("双槽", "slot_width", "nvidia_a10", P, C)]),
+    ("T4是单槽卡。", "t.txt", [("单槽", "slot_width", "nvidia_t4", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -63,6 +63,7 @@ UNITS: dict[str, frozenset[str]] = {
     "interconnect_bandwidth": frozenset({"GB/s"}),
     "cache_size": frozenset({"MB"}),
     "tdp": frozenset({"W"}),
+    "slot_width": frozenset({"slots"}),
     "memory_bus_width": frozenset({"bit"}),
     "launch_year": frozenset({""}),
     **{a: frozenset({"TFLOPS", "TOPS"}) for a in THROUGHPUT_ATTRIBUTES},
