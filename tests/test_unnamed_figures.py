@@ -131,6 +131,10 @@ CASES = [
     # slot width from the vendor's sheet
     ("A10是一张双槽加速卡。", "t.txt", [("双槽", "slot_width", "nvidia_a10", P, C)]),
     ("T4是单槽卡。", "t.txt", [("单槽", "slot_width", "nvidia_t4", P, S)]),
+    # a card named only in a link's address is not the text's card (control: the link's text names it)
+    ("[白皮书](/pdf/NVIDIA-H100-Whitepaper.pdf)\n\nMaxwell架构搭配GDDR5显存。\n", "t.md",
+     [("GDDR5", "memory_type", "Maxwell", FAM, S)]),
+    ("[H100](https://www.nvidia.com/h100)的显存为80GB。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -42,6 +42,10 @@ class _Entry:
     ref: str
 
 
+# a link's address: a URL, or the target of a Markdown link
+_LINK = re.compile(r"(?:https?://|www\.)[^\s)\]>\"'，。]+|(?<=\]\()[^)\s]+(?=\))")
+
+
 def squeeze_key(text: str) -> str:
     """The matching key of a name: normalised, ASCII lower-cased, without spaces and hyphens."""
     return "".join(ch for ch in normalize(text).translate(_LOWER) if ch not in _SQUEEZE)
@@ -184,7 +188,10 @@ class MentionMatcher:
         # a brand word inside a model name found by grammar ("Tesla K40m") is part of that name
         known = [k for k in known if not (k.kind in ("vendor", "company") and any(
             m.start <= k.start and k.end <= m.end for m in models))]
+        links = [(u.start(), u.end()) for u in _LINK.finditer(text)] if "/" in text else []
         for m in sorted(known + models, key=lambda m: m.start):
+            if links and any(s <= m.start and m.end <= e for s, e in links):
+                continue  # a name inside a link's address ("](/pdf/NVIDIA-H100-….pdf)") is no mention of the card
             yield m if not offset else Mention(m.start + offset, m.end + offset, m.text, m.kind, m.ref, m.variant)
 
     def _find_models(self, text: str, known: list[Mention]) -> Iterator[Mention]:
