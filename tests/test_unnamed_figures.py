@@ -135,6 +135,15 @@ CASES = [
     ("[白皮书](/pdf/NVIDIA-H100-Whitepaper.pdf)\n\nMaxwell架构搭配GDDR5显存。\n", "t.md",
      [("GDDR5", "memory_type", "Maxwell", FAM, S)]),
     ("[H100](https://www.nvidia.com/h100)的显存为80GB。", "t.md", [("80GB", "memory_size", "nvidia_h100", P, S)]),
+    # what a card is used for is no positioning (control: what it is made for)
+    ("RTX 3060用于AI推理。", "t.txt", [("用于AI推理", "positioning", "nvidia_rtx_3060", P, U)]),
+    ("RTX 3060专为AI推理设计。", "t.txt", [("专为AI推理", "positioning", "nvidia_rtx_3060", P, C)]),
+    # a vendor making an unnamed product says nothing of the text's card (control: the card named)
+    ("MI200很强。最近几年，英特尔开始研发独立的GPU。", "t.txt", []),
+    ("H100由英伟达研发。", "t.txt", [("英伟达研发", "manufacturer", "nvidia_h100", P, S)]),
+    # a division is no pair of figures: each is recorded on its own
+    ("理论最小耗时 = 26GB × 3 / 2039 GB/s ≈ 38ms", "t.txt",
+     [("26GB", "figure", "", P, U), ("2039 GB/s", "memory_bandwidth", "", P, U)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

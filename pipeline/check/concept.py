@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..extract.concepts import PREDICATE_ZH, WRONG_FOR
 from ..knowledge.reference import Reference
-from ..records import Check, Claim, Verdict
+from ..records import Check, Claim, Reason, Verdict
 
 POSITIONING_ZH = {"training": "训练", "inference": "推理", "consumer": "消费级/游戏", "workstation": "工作站",
                   "hpc": "高性能计算"}
@@ -54,6 +54,9 @@ def _positioning(claim: Claim, ref: Reference) -> Check:
     stated = "与".join(POSITIONING_ZH.get(x, x) for x in said)
     if any(x in p.positioning for x in said):  # "面向训练与推理": a card for either fits
         return Check(Verdict.SUPPORTED, f"{p.name}的定位包括{stated}，与文中所述相符。", expected, source, title)
+    if claim.extra.get("use"):
+        return Check(Verdict.UNVERIFIABLE, f"{p.name}的定位是{expected}；文中“{claim.text.strip()}”说的是它的用途，"
+                     "任何显卡都可以这样用，不作判断。", expected, source, title, reason=Reason.NO_FACT)
     return Check(Verdict.CONTRADICTED,
                  f"{p.name}的定位是{expected}，不是{stated}平台，文中“{claim.text.strip()}”不正确。",
                  expected, source, title)

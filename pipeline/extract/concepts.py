@@ -48,7 +48,7 @@ _CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)
 _CONTINUES = re.compile(r"^\s*(?:这|它|其|该|可以|能够|能|可|还能|还可以|并|也|就|从而|使|让|将|把)")
 _POSITION = with_first_chars(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
                        r"(?:平台|卡|加速卡|GPU|芯片)|"
-                       r"(?:专为|专门为|面向|定位于?|主要用于|用于)[^,;。]{0,10}?(?P<what2>训练|推理)"
+                       r"(?:专为|专门为|面向|定位于?|主要用于|(?P<use>用于))[^,;。]{0,10}?(?P<what2>训练|推理)"
                        r"(?:\s*(?:与|和|及|、|/)\s*(?P<also>训练|推理))?")
 _REDUNDANT_PSU = re.compile(r"冗余电源")
 _BUILTIN_STACK = with_first_chars(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
@@ -108,7 +108,9 @@ def _product_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
             continue
         for subj in resolve(text, m.start(), mentions, state):
             if subj.ref in ref.products:  # "面向训练与推理": both, a card positioned for either fits
-                out.append(Draft(m.start(), m.end(), subj, "positioning", value, None))
+                # "用于AI推理" says what the card is used for: any card may be, whatever the vendor positions it for
+                out.append(Draft(m.start(), m.end(), subj, "positioning", value, None,
+                                 extra={"use": True} if m.group("use") else {}))
     for pattern, value in ((_REDUNDANT_PSU, "redundant_psu"), (_BUILTIN_STACK, "builtin_framework")):
         for m in pattern.finditer(text):
             for subj in resolve(text, m.start(), mentions, state):

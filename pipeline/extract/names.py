@@ -238,6 +238,8 @@ _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('
 _UNNAMED_SUBJECT = re.compile(r"\s*\S[^,;。]*?(?:是|为|乃)\s*(?:由)?\s*$")
 
 
+# after a maker verb: a thing it makes, unnamed ("研发独立的GPU", "推出了新的芯片")
+_UNNAMED_MADE = re.compile(r"\s*(?:了)?\s*[^,;。\d]{0,6}?(?:GPU|显卡|芯片|产品|架构|处理器|加速卡)")
 # between 推出的 and what was made: nothing, or a few words naming its kind ("推出的AI加速卡H20")
 _MADE_THEN = re.compile(r"\s*的\s*(?:[^,;。\d]{0,8}?(?:加速卡|显卡|GPU|芯片|加速器|处理器|产品)\s*)?")
 
@@ -287,6 +289,9 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
         if made is None and cues.MADE_SOMETHING_ELSE.match(text, last.end + rel.end()) and not re.search(
                 r"(?:是|为|乃)\s*$", text[cs:v.start]):
             continue
+        if made is None and _UNNAMED_MADE.match(text, last.end + rel.end()) and not any(
+                o.kind in ("term", "product", "series") and cs <= o.start < ce for o in mentions):
+            continue  # "英特尔开始研发独立的GPU": the vendor's own, unnamed product, not the text's card
         if _UNNAMED_SUBJECT.match(text[cs:v.start]) and not any(
                 o.kind in ("term", "product", "series") and cs <= o.start < v.start for o in mentions):
             continue  # "CANN是华为打造的…": what the vendor made is named, but not in the reference

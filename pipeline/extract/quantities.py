@@ -313,6 +313,8 @@ def _is_range(text: str, a: Quantity, b: Quantity) -> bool:
         return False  # 从A到B is a change, not a range
     if a.low * (1.0 if a.kind == b.kind else _rescale(a, b)) > b.low:
         return False  # "16到8GB" is no range
+    if between.strip() == "/" and a.low * (1.0 if a.kind == b.kind else _rescale(a, b)) * 10 < b.low:
+        return False  # "26GB × 3 / 2039 GB/s": a division, not the figures of two versions
     if between.strip() == "-" and a.kind == "bare":  # "70-75W", "1.6-2TB/s", but not "RTX 3060-12GB"
         low = a.low * _rescale(a, b)
         return 0 < low < b.low <= 10 * low
