@@ -141,6 +141,7 @@ CASES = [
     # a vendor making an unnamed product says nothing of the text's card (control: the card named)
     ("MI200很强。最近几年，英特尔开始研发独立的GPU。", "t.txt", []),
     ("H100由英伟达研发。", "t.txt", [("英伟达研发", "manufacturer", "nvidia_h100", P, S)]),
+    ("MI200很强。英伟达也很可能紧随AMD之后推出新品。", "t.txt", []),
     # a division is no pair of figures: each is recorded on its own
     ("理论最小耗时 = 26GB × 3 / 2039 GB/s ≈ 38ms", "t.txt",
      [("26GB", "figure", "", P, U), ("2039 GB/s", "memory_bandwidth", "", P, U)]),

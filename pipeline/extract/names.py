@@ -238,6 +238,7 @@ _OWNED_THING = re.compile(rf"\s*(?:公司)?的\s*[^,;。]{{0,8}}?{cues.LEX.alt('
 _UNNAMED_SUBJECT = re.compile(r"\s*\S[^,;。]*?(?:是|为|乃)\s*(?:由)?\s*$")
 
 
+_AFTER_THE_VENDOR = re.compile(r"\s*(?:之后|以后|之前|以前|之前的|前后)")
 # after a maker verb: a thing it makes, unnamed ("研发独立的GPU", "推出了新的芯片")
 _UNNAMED_MADE = re.compile(r"\s*(?:了)?\s*[^,;。\d]{0,6}?(?:GPU|显卡|芯片|产品|架构|处理器|加速卡)")
 # between 推出的 and what was made: nothing, or a few words naming its kind ("推出的AI加速卡H20")
@@ -281,8 +282,8 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
             r"\s*(?:和|与|、|及|以及|跟)\s*", text[v.end:o.start])]
         last = group[-1]
         rel = cues.RELATION_VERBS.match(text[last.end:ce])
-        if not rel:
-            continue
+        if not rel or _AFTER_THE_VENDOR.match(text, last.end):
+            continue  # "紧随AMD之后推出": the vendor dates what another makes
         # "英特尔推出的至强处理器" names what the vendor made; "CUDA是英特尔推出的编程平台" still says who made CUDA
         made = next((m for m in mentions if m.kind in ("product", "series", "term")
                      and _MADE_THEN.fullmatch(text[last.end + rel.end():m.start])), None)
