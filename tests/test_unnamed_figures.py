@@ -145,6 +145,10 @@ CASES = [
     # a division is no pair of figures: each is recorded on its own
     ("理论最小耗时 = 26GB × 3 / 2039 GB/s ≈ 38ms", "t.txt",
      [("26GB", "figure", "", P, U), ("2039 GB/s", "memory_bandwidth", "", P, U)]),
+    # a multiple of no spec named: recorded, never judged (control: the spec named, 快 as a direction)
+    ("H100比A100快2-3倍（半精度）。", "t.txt", [("比A100快2-3倍", "ratio", "nvidia_h100", P, U)]),
+    ("H100的显存带宽比A100 80GB SXM4快64%。", "t.txt",
+     [("比A100 80GB SXM4快64%", "ratio", "nvidia_h100", P, S), ("80GB", "memory_size", "nvidia_a100", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -8,8 +8,9 @@ is compared with. Its owner comes from the owner resolution (``subjects.resolve`
 comparison whose owner is a guess is never flagged. The words are data (``pipeline/lexicon/comparisons.csv``); what
 stays here is the grammar around them: which side is which, the number, its hedge and a negation.
 
-A comparison needs a product on each side and a compared attribute named in the sentence: "比Y快一大截" or
-"性能是Y的30倍" compare no spec and are left alone.
+A comparison needs a product on each side. A multiple or a percentage of no attribute the sentence names ("性能是Y
+的30倍", "比Y快七成") is recorded with no ``detail`` and never judged; an ordering of none ("比Y快一大截") is left
+alone.
 """
 
 from __future__ import annotations
@@ -251,8 +252,7 @@ def _ratio_after(text: str, m: Mention, cs: int, after_at: int, ce: int, copula:
     attribute, part = _attribute(text, cs, at, mentions, skip=(m.start, after_at))
     if attribute is None and prior is not None and not text[cs:start].strip():
         attribute, part = prior  # "…达到320GB/s，是Y的1.5倍"
-    if attribute is None:
-        return None
+    # no attribute named ("性能是Y的30倍"): recorded, never judged
     negated = _denied(text[cs:m.start]) and qualifier is not Qualifier.AT_MOST
     start = _with_negation(text, cs, start)
     return _Relation("ratio", start, end, m, m.start, attribute, part, value, "x", qualifier, negated, form=form,
@@ -283,7 +283,7 @@ def _amount(text: str, m: Mention, start: int, pos: int, at: int, up: bool, attr
     multiple = _multiple_at(text, at)
     if multiple is not None:
         value, qualifier, end, form = multiple
-        if attribute is None or not up:
+        if not up:
             return None  # "比Y低2倍" has no clear meaning
         if value == 1:  # 多一倍, 提升了一倍: twice as much
             return _Relation("ratio", start, end, m, pos, attribute, part, 2.0, "x", qualifier, negated,
@@ -294,15 +294,11 @@ def _amount(text: str, m: Mention, start: int, pos: int, at: int, up: bool, attr
     fraction = _fraction_at(text, at)
     if fraction is not None:
         f, qualifier, end, form = fraction
-        if attribute is None:
-            return None
         return _Relation("ratio", start, end, m, pos, attribute, part, _round(1 + sign * f), "x",
                          qualifier if up else _flip(qualifier), negated, form=form)
     percent = _percent_at(text, at)
     if percent is not None:
         lo, hi, qualifier, end = percent
-        if attribute is None:
-            return None
         qualifier = qualifier if up else _flip(qualifier)  # 降低了30%以上: the ratio is at most 0.7
         value = [1 + sign * lo / 100, 1 + sign * hi / 100] if hi is not None else 1 + sign * lo / 100
         return _Relation("ratio", start, end, m, pos, attribute, part, _round(value), "x", qualifier, negated,
