@@ -73,6 +73,8 @@ def test_a_decision_on_a_version_decided_since_is_refused(local: httpx.Client, f
         assert (conflict["claim_id"], conflict["version"]) == ("a.md-bw", colleague["version"])
         assert [(h["user"], h["to"], h["note"]) for h in conflict["since"]] == [("本机编辑", "dismissed", "口径不同")]
         assert conflict["claim"]["review_status"] == "dismissed"
+        # the colleague's time as the page shows times (local, to the minute), not the stored ISO stamp
+        assert conflict["since"][0]["at_zh"] in answer["error"] and "T" not in answer["error"].split("：")[1][:20]
 
 
 def test_override_is_the_decision_sent_again_on_the_current_version(local: httpx.Client) -> None:

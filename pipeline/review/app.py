@@ -390,7 +390,8 @@ async def _decided(request: Request, decide: Callable[[Store], list[Event] | Non
                       "since": views.history_items([e.to_api() for e in c.since], _config(request).timezone),
                       "claim": claim}
                      for c, claim in zip(stale.conflicts, answer["claims"], strict=True)]
-        return json_error(409, conflict_message(stale, undoing=undoing), conflicts=conflicts)
+        return json_error(409, conflict_message(stale, undoing=undoing, zone=_config(request).timezone),
+                          conflicts=conflicts)
     return JSONResponse(answer["claims"][0] if single else {"claims": answer["claims"]})
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from ..lexicon.labels import api_error, message
+from ..report.display import local_time
 from ..report.tables import REVIEW_ZH
 from ..state.decisions import REVIEW_STATUSES, Event
 from ..state.store_team import MAX_BATCH, StaleDecision
@@ -63,14 +64,15 @@ def claim_items(data: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     return [(i["claim_id"], version_of(i)) for i in items]
 
 
-def step_text(e: Event) -> str:
-    """One step of a colleague's, as the conflict message says it."""
-    return message("decision.conflict_step", user=e.user, at=e.at, before=REVIEW_ZH.get(e.from_status, e.from_status),
+def step_text(e: Event, zone: str = "") -> str:
+    """One step of a colleague's, as the conflict message says it (its time in the app's zone)."""
+    return message("decision.conflict_step", user=e.user, at=local_time(e.at, zone),
+                   before=REVIEW_ZH.get(e.from_status, e.from_status),
                    after=REVIEW_ZH.get(e.to_status, e.to_status), note=f"（{e.note}）" if e.note else "")
 
 
-def conflict_message(stale: StaleDecision, *, undoing: bool = False) -> str:
-    steps = "；".join(step_text(e) for c in stale.conflicts for e in c.since) or "—"
+def conflict_message(stale: StaleDecision, *, undoing: bool = False, zone: str = "") -> str:
+    steps = "；".join(step_text(e, zone) for c in stale.conflicts for e in c.since) or "—"
     if undoing:
         return message("decision.undo_stale", steps=steps)
     if len(stale.conflicts) == 1:
