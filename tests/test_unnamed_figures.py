@@ -149,6 +149,13 @@ CASES = [
     ("H100比A100快2-3倍（半精度）。", "t.txt", [("比A100快2-3倍", "ratio", "nvidia_h100", P, U)]),
     ("H100的显存带宽比A100 80GB SXM4快64%。", "t.txt",
      [("比A100 80GB SXM4快64%", "ratio", "nvidia_h100", P, S), ("80GB", "memory_size", "nvidia_a100", P, S)]),
+    # the vendor's name between a label and the architecture
+    ("Tesla P40的架构:NVIDIA Volta", "t.txt", [("Volta", "architecture", "nvidia_tesla_p40", P, C)]),
+    # a verb before a list says what it says of each item (not under a negation)
+    ("RTX 4090支持PCIe 4.0、DLSS 3和NVLink。", "t.txt",
+     [("PCIe 4.0", "interface", "nvidia_rtx_4090", P, S), ("DLSS 3", "supports", "nvidia_rtx_4090", P, S),
+      ("NVLink", "supports", "nvidia_rtx_4090", P, C)]),
+    ("RTX 4090不支持PCIe 5.0、NVLink。", "t.txt", [("不支持PCIe 5.0", "supports", "nvidia_rtx_4090", P, S)]),
     # B200 in HGX B200 and in GB200: both published figures are right, one between is not
     ("B200的FP4算力为20 PFLOPS，FP8算力为7 PFLOPS。", "t.txt",
      [("20 PFLOPS", "fp4", "nvidia_b200", P, S), ("7 PFLOPS", "fp8", "nvidia_b200", P, C)]),

@@ -89,7 +89,9 @@ USES = _re(rf"({_W('uses_verb')})[了的]?\s*(?:[^,;。]{{0,8}}的)?\s*$")
 # "Turing（图灵）架构": a gloss in brackets may stand between the name and its noun
 _GLOSS = r"(?:[(（][^()（）,;。]{1,10}[)）])?"
 ARCH_AFTER = _re(rf"^\s*{_GLOSS}\s*{_W('arch_noun')}")
-ARCH_BEFORE = _re(rf"({_W('arch_verb')})\s*(?:了)?\s*$")
+# the vendor's name may stand between the word and the name: "架构：NVIDIA Pascal", "基于AMD CDNA 3"
+_VENDOR_WORD = r"(?:NVIDIA|Nvidia|英伟达|AMD|Intel|英特尔|华为|Huawei)?\s*"
+ARCH_BEFORE = _re(rf"({_W('arch_verb')})\s*(?:了)?\s*{_VENDOR_WORD}$")
 CHIP_AFTER = _re(rf"^\s*{_GLOSS}\s*{_W('chip_noun')}")
 CHIP_BEFORE = _re(rf"({_W('chip_verb')})\s*(?:了|的|同一颗|一颗|两颗)?\s*$")
 PREVIOUS_GEN = _re(rf"({_W('previous_gen')})[^,;。]{{0,4}}$")
@@ -104,6 +106,16 @@ def negated(left: str) -> bool:
     (the negation comes after it) nor 虽然没有NVLink但拥有24GB (a turn comes between)."""
     turns = [m.end() for m in _CONTRAST.finditer(left)]
     return bool(NEGATION.search(left, turns[-1] if turns else 0))
+
+
+_LIST_TAIL = re.compile(r"[^,;。:：!?]*(?:、|及|和|与|以及)\s*(?:最新的?|全新的?|新的)?\s*")
+
+
+def verb_over_list(verb: re.Pattern[str], left: str) -> bool:
+    """"支援DLSS 4、PCIe Gen 5及DisplayPort": the verb before a list of items says what it says of each; ``left`` is
+    the clause up to the item."""
+    hits = list(verb.finditer(left))
+    return bool(hits) and bool(_LIST_TAIL.fullmatch(left, hits[-1].end()))
 
 
 @lru_cache(maxsize=4096)

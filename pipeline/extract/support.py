@@ -29,8 +29,9 @@ _ANY_FEATURE = any_of(p for _f, p in _FEATURES)
 _LACKS = tuple(LEX.groups("lack_verb"))
 _HAS = LEX.alt("support_verb")
 # what may stand between a verb and the feature: 了, 对, 专用的, NVIDIA的, 第四代, 硬件…
-_BETWEEN = (r"(?:\s|了|对|对于|专用的?|专门的?|硬件的?|原生的?|全新的?|新一代的?|新的|完整的?|"
+_BETWEEN = (r"(?:\s|了|对|对于|专用的?|专门的?|硬件的?|原生的?|全新的?|最新的?|新一代的?|新的|完整的?|"
             r"(?:NVIDIA|英伟达|AMD|英特尔|Intel)\s*的?|第\s*[一二三四五六七八九十\d]+\s*代的?)*")
+_HAS_RE = re.compile(_HAS, re.I)
 _VERB_BEFORE = re.compile(rf"(?:(?P<lack>{_W('lack_verb')})|(?P<has>{_HAS}))\s*{_BETWEEN}$", re.I)
 # "可能支持", "理论上支持": the text does not assert it (never flagged; 据说/号称 keep the claim)
 _HEDGE = re.compile(_W("support_hedge"))
@@ -82,6 +83,8 @@ def _said(text: str, hit: re.Match[str], feature: str, mentions: list[Mention], 
             removed = LEX.value_of("lack_verb", verb.group("lack")) == "removed"
         elif cues.negated(left[:verb.start()]):
             negated = True
+    elif cues.verb_over_list(_HAS_RE, left) and not cues.negated(left):  # "支持A、B及C": each of them
+        start = hit.start()
     elif _PASSIVE_AFTER.match(text, hit.end()):
         start, negated, removed = hit.start(), True, True
     elif _OF.search(left) and _POSSESSED.match(text, hit.end()):
