@@ -54,3 +54,34 @@ def reviewed(fresh_store: Store) -> Store:
     fresh_store.save_result(run, make_result("a.md", gpu_claims("a.md")), REF, PIPE)
     fresh_store.save_result(run, make_result("b.md", gpu_claims("b.md")), REF, PIPE)
     return fresh_store
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for a module of browser tests (skipped where it or Playwright is missing)."""
+    from tests.browser_support import CHROMIUM, FLAGS, sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    """The window of a browser test's page; a module may set its own."""
+    return {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A fresh context per test; fails the test on any uncaught script error or CSP violation."""
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    pg.set_default_timeout(5000)
+    yield pg
+    context.close()
+    assert errors == [], errors

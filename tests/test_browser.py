@@ -19,21 +19,10 @@ from pipeline.config import Config
 from pipeline.report.paths import safe_name
 from pipeline.report.tables import DOC_SEVERITY
 from pipeline.run import RunOptions, run
-
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium; .ci/run does)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed (pip install -e '.[test]')")
-expect = sync_api.expect
+from tests.browser_support import SHOTS, expect, sync_api
 
 pytestmark = pytest.mark.browser
 
-# Playwright adds a fresh temporary --user-data-dir itself (it refuses one in args); the rest keeps Chromium
-# off this machine's closed network.
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SHOT_FOR_LEAD = Path("/tmp/gpu-factcheck-report.png")
 TRANSPARENT = "rgba(0, 0, 0, 0)"
 
@@ -56,28 +45,6 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert summary.exit_code == 0, summary.line()
     assert summary.verdicts.get("contradicted", 0) >= 1, summary.line()
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: sync_api.Browser) -> Iterator[sync_api.Page]:
-    """A fresh context per test; fails the test on any uncaught script error or CSP violation."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    pg.set_default_timeout(5000)
-    yield pg
-    context.close()
-    assert errors == [], errors
 
 
 def url(reports: Path, name: str) -> str:
@@ -277,7 +244,6 @@ def test_screenshot_of_the_document_page(page: sync_api.Page, reports: Path, tmp
 # ---------------------------------------------------------------- the review app (review serve)
 
 EDITOR = "测试编辑"
-SHOTS = Path("/tmp/review-shots")  # for people reading the closing note; not part of the checks
 APP_ARTICLES = {
     "specs.md": SPECS,
     "p100.md": "# P100速览\n\nTesla P100配备了GDDR5显存，拥有3584个CUDA核心。\n",

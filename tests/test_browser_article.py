@@ -17,16 +17,11 @@ import pytest
 from pipeline.config import Config
 from pipeline.report.paths import safe_name
 from pipeline.run import RunOptions, run
-from tests.test_browser import CHROMIUM, FLAGS
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed (pip install -e '.[test]')")
-expect = sync_api.expect
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium; .ci/run does)", allow_module_level=True)
+from tests.browser_support import SHOTS, expect, sync_api
 
 pytestmark = pytest.mark.browser
 
-SHOT = Path("/work/notes/shots/render26.png")  # for people reading the closing note; not part of the checks
+SHOT = SHOTS / "render26.png"  # for people reading the closing note; not part of the checks
 
 TITLE = "显卡规格测试稿"
 # Sentences written for this test.
@@ -81,28 +76,6 @@ def claims_of(out: Path, doc_id: str) -> list[dict[str, object]]:
         claims = [c for c in map(json.loads, fh) if c["doc_id"] == doc_id]
     assert claims, doc_id
     return claims
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: sync_api.Browser) -> Iterator[sync_api.Page]:
-    """A fresh context per test; fails the test on any uncaught script error or CSP violation."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    pg.set_default_timeout(5000)
-    yield pg
-    context.close()
-    assert errors == [], errors
 
 
 @pytest.fixture(scope="module")

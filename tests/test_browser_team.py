@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -19,18 +18,10 @@ import pytest
 from pipeline.config import Config
 from pipeline.lexicon.labels import message
 from pipeline.run import RunOptions, run
-
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium; .ci/run does)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed (pip install -e '.[test]')")
-expect = sync_api.expect
+from tests.browser_support import SHOTS, expect, sync_api
 
 pytestmark = pytest.mark.browser
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(os.environ.get("REVIEW_SHOTS", "/tmp/review-shots"))  # for people reading the closing note
 # Sentences written for these tests: one figure repeated three times (three identical flags), another flag beside.
 ARTICLES = {
     "repeat.md": ("# 显存对比\n\nRTX 4090配备了32GB显存，带宽约1TB/s。\n\n另一段：RTX 4090配备了32GB显存。\n\n"
@@ -68,14 +59,6 @@ def app(reviewed: Path, tmp_path: Path) -> Iterator[str]:
     config = app_config(ServeOptions(out=out, state=out / "state.sqlite", users=users, host="0.0.0.0"))
     with running_app(config) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ index's search box, and long status text that leaves the badges alone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,16 +17,9 @@ from pipeline.report.tables import doc_row, sort_rows, totals
 from pipeline.run import RunOptions, run
 from pipeline.state.journal import STAMP, read_stamp
 from pipeline.state.store import Store
-
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium; .ci/run does)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed (pip install -e '.[test]')")
-expect = sync_api.expect
+from tests.browser_support import expect, sync_api
 
 pytestmark = pytest.mark.browser
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # fmt: off
 ARTICLES = {
@@ -38,27 +30,10 @@ ARTICLES = {
 # fmt: on
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
-
 
 @pytest.fixture
-def page(browser: sync_api.Browser) -> Iterator[sync_api.Page]:
-    """A fresh context per test; fails the test on any script error or CSP violation."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="zh-CN")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-    pg.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
-    pg.set_default_timeout(5000)
-    yield pg
-    context.close()
-    assert errors == [], errors
-
+def viewport() -> dict[str, int]:
+    return {"width": 1100, "height": 900}  # an index narrow enough that long status text would squeeze the badges
 
 def _run(corpus: Path, out: Path) -> None:
     summary = run(RunOptions(corpus=corpus, config=Config(out_dir=out, workers=1)))
