@@ -42,7 +42,7 @@ IDENTITY = [
 LINKS = [
     ("PCIe采用点对点的串行连接。",
      [("PCIe采用点对点", "link_property", "pcie", LINK, S, "topology:point_to_point", "")]),
-    ("PCIe是一种共享总线。", [("PCIe是一种共享总线", "link_property", "pcie", LINK, C, "topology:shared_bus", "")]),
+    ("PCIe属于共享总线。", [("PCIe属于共享总线", "link_property", "pcie", LINK, C, "topology:shared_bus", "")]),
     ("NVSwitch是一颗独立的交换芯片。", [("NVSwitch是一颗独立的交换芯片", "link_property", "nvswitch", LINK, S,
                                    "packaging:separate_chip", "")]),
     ("NVSwitch集成在GPU芯片内部。", [("NVSwitch集成在GPU芯片内", "link_property", "nvswitch", LINK, C,

@@ -29,9 +29,9 @@ def test_a_suffixed_model_is_its_own_card_not_its_base_card(text: str, expected:
 
 
 def test_tesla_brand_versus_tesla_company() -> None:
-    assert rows(claims_for("特斯拉V100是英伟达推出的计算卡。特斯拉T4由特斯拉公司设计。"), "value") == [
+    assert rows(claims_for("特斯拉V100是英伟达推出的计算卡。特斯拉T4由特斯拉公司研发。"), "value") == [
         ("英伟达推出", "manufacturer", "nvidia_tesla_v100", P, S, "nvidia"),
-        ("特斯拉公司设计", "manufacturer", "nvidia_t4", P, C, "tesla_inc"),
+        ("特斯拉公司研发", "manufacturer", "nvidia_t4", P, C, "tesla_inc"),
     ]
 
 

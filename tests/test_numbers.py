@@ -125,8 +125,8 @@ THROUGHPUT_CASES = [
     ("RTX 4090的FP32算力为100 TFLOPS。",        [("100 TFLOPS", "fp32", "nvidia_rtx_4090", P, C)]),
     ("T4的INT8算力约130 TOPS。",               [("约130 TOPS", "int8", "nvidia_t4", P, S)]),
     # elided precision
-    ("L4的FP32算力约30 TFLOPS，而T4只有8.1 TFLOPS。",
-     [("约30 TFLOPS", "fp32", "nvidia_l4", P, S), ("8.1 TFLOPS", "fp32", "nvidia_t4", P, S)]),
+    ("L4的FP32算力大约30 TFLOPS，而T4仅有8.1 TFLOPS。",
+     [("大约30 TFLOPS", "fp32", "nvidia_l4", P, S), ("8.1 TFLOPS", "fp32", "nvidia_t4", P, S)]),
     ("8卡A100的FP16算力合计2496 TFLOPS。",      [("2496 TFLOPS", "fp16", "nvidia_a100", SYS, S)]),
     # the precision written after the figure: FP64 is not the FP6 (no reference figure) it starts with
     ("A100的算力是9.7 TFLOPS FP64。",           [("9.7 TFLOPS", "fp64", "nvidia_a100", P, S)]),

@@ -328,7 +328,7 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
                    key=lambda x: x[0])
     if after:
         return after[0][1]
-    # an elided precision: "L4的FP32算力约30 TFLOPS，而T4只有8.1 TFLOPS", "…，稀疏时可达624 TFLOPS"
+    # an elided precision: "L4的FP32算力大约30 TFLOPS，而T4仅有8.1 TFLOPS", "…，稀疏时可达624 TFLOPS"
     earlier = sorted(((m.end(), attr) for attr, pat in PRECISION_CUES for m in pat.finditer(text, 0, cs)),
                      key=lambda x: x[0])
     return earlier[-1][1] if earlier else None
