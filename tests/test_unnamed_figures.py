@@ -105,6 +105,10 @@ CASES = [
     ("DGX H100配备8块H100。", "t.txt", [("8块H100", "composed_of", "dgx_h100", "system", S)]),
     ("DGX H100配备4块H100。", "t.txt", [("4块H100", "composed_of", "dgx_h100", "system", C)]),
     ("H100比8块A100还快。", "t.txt", []),
+    # a count of GPUs after a system's name (control: no system named)
+    ("DGX H100配备4块GPU。", "t.txt", [("4块GPU", "composed_of", "dgx_h100", "system", C)]),
+    ("DGX B200服务器可组8卡。", "t.txt", [("8卡", "composed_of", "dgx_b200", "system", S)]),
+    ("这台服务器配备8块GPU。", "t.txt", []),
     # the whole named by the section: the card the text is about
     ("## GB200\n\nCPU：2× NVIDIA Grace\nGPU：2× B200\n", "t.md",
      [("2× NVIDIA Grace", "composed_of", "nvidia_gb200", P, C), ("2× B200", "composed_of", "nvidia_gb200", P, S)]),

@@ -54,6 +54,7 @@ def lineage_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     out += _positions(text, mentions, ref)
     out += _compositions(text, mentions, state, ref, [(d.start, d.end) for d in drafts])
     out += _counted_parts(text, mentions, state, ref, [(d.start, d.end) for d in (*drafts, *out)])
+    out += _counted_gpus(text, ref, [(d.start, d.end) for d in (*drafts, *out)])
     archs = [m for m in mentions if m.kind == "architecture" and not is_comparative(text, m)]
     if archs:
         found = ref.entity(archs[-1].ref)
@@ -274,6 +275,29 @@ def _counted_parts(text: str, mentions: list[Mention], state: DocState, ref: Ref
             continue
         out.append(Draft(hit.start(), m.end, whole, "composed_of", int(count), None, detail=kind,
                          variant=whole.variant, scope=_scope(ref, whole)))
+    return out
+
+
+# a count of GPUs no name follows: "DGX B200可组8卡", "DGX H100配备8个GPU"
+_GPUS = re.compile(r"(?<![A-Za-z\d.])(?P<n>\d{1,3}|[一二两三四五六七八九十]+)\s*(?:个|颗|块|张|路)?\s*(?:卡|GPU)"
+                   r"(?![A-Za-z\d])")
+
+
+def _counted_gpus(text: str, ref: Reference, taken: list[tuple[int, int]]) -> list[Draft]:
+    """The GPUs a system named before the count is made of, when the count names no card."""
+    out: list[Draft] = []
+    for hit in _GPUS.finditer(text) if ("卡" in text or "GPU" in text) else ():
+        if any(s < hit.end() and hit.start() < e for s, e in taken):
+            continue
+        system = named_system(text[:hit.start()], ref)
+        found = ref.entity(system[0]) if system is not None else None
+        count = parse_number(hit.group("n"))
+        if found is None or found.kind != "system" or count is None or not any(
+                p.kind == "gpu" for p in ref.relations.components.get(found.id, [])):
+            continue
+        whole = Subject(found.id, system[0] if system else "", None, 1, "clause")
+        out.append(Draft(hit.start(), hit.end(), whole, "composed_of", int(count), None, detail="gpu",
+                         scope=Scope.SYSTEM))
     return out
 
 
