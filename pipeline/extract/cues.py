@@ -108,6 +108,15 @@ def negated(left: str) -> bool:
     return bool(NEGATION.search(left, turns[-1] if turns else 0))
 
 
+_MARKUP = " \t*_-•·|>#。.;；,，()（）"
+
+
+def alone_in_clause(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is all its clause holds but markup: a spec sheet's line ("250W", "- PCIe Gen4")."""
+    cs, ce = clause_bounds(text, start)
+    return not text[cs:start].strip(_MARKUP) and not text[end:ce].strip(_MARKUP)
+
+
 _LIST_TAIL = re.compile(r"[^,;。:：!?]*(?:、|及|和|与|以及)\s*(?:最新的?|全新的?|新的)?\s*")
 
 

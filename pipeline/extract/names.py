@@ -183,7 +183,6 @@ def _chip_substitution_drafts(text: str, mentions: list[Mention], state: DocStat
     return out
 
 
-_MARKUP = " \t*_-•·|>#。.;；,，()（）"
 _INTERFACE_VERB = re.compile(cues.LEX.alt("interface_verb"))
 _INTERFACE_CUE = re.compile(rf"{cues.LEX.alt('interface_verb')}\s*(?:的是)?\s*$")
 
@@ -196,8 +195,7 @@ def _interface_drafts(text: str, mentions: list[Mention], state: DocState, ref: 
             continue
         cs, ce = cues.clause_bounds(text, m.start)
         lanes_after = re.match(r"\s*[x×]\s*\d{1,2}(?!\d)", text[m.end:ce])
-        alone = not text[cs:m.start].strip(_MARKUP) and not text[
-            m.end + (lanes_after.end() if lanes_after else 0):ce].strip(_MARKUP)  # a spec line "PCIe Gen4"
+        alone = cues.alone_in_clause(text, m.start, m.end + (lanes_after.end() if lanes_after else 0))  # "PCIe Gen4"
         if not (alone or _INTERFACE_CUE.search(text[cs:m.start]) or re.match(r"^\s*接口", text[m.end:ce])
                 or cues.verb_over_list(_INTERFACE_VERB, text[cs:m.start])):
             continue

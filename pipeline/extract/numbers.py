@@ -576,8 +576,8 @@ def _attribute(text: str, q: Quantity, mentions: list[Mention]) -> tuple[str | N
             return None, None
         # W is a power unit: a card's figure when the sentence speaks of power or the clause names the card
         named = any(m.kind in SUBJECT_KINDS and cs <= m.start < q.start for m in mentions)
-        alone = not text[cs:q.start].strip(" \t-*•|") and not text[q.end:ce].strip(" \t*|。.")
-        if cues.POWER_CUE.search(text, 0, ce) or named or alone or _possessive_value(text, q, mentions):
+        if cues.POWER_CUE.search(text, 0, ce) or named or cues.alone_in_clause(text, q.start, q.end) \
+                or _possessive_value(text, q, mentions):
             return "tdp", None
         return None, None
     if q.kind == "area":  # "核心面积814平方毫米", "die size 814mm²": a GPU article's only areas are dies

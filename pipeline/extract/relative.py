@@ -134,7 +134,7 @@ def relative_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
 # what a ratio right after a figure compares when no word names it: "…达到320GB/s，是Y的1.5倍"
 _PRIOR_ATTRIBUTES = frozenset({"memory_bandwidth", "memory_size", "tdp", "cuda_cores", "stream_processors",
                                "sm_count", "tensor_cores", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
-                               "interconnect_bandwidth", "l2_cache", "cache_size", "boost_clock", "base_clock"})
+                               "interconnect_bandwidth", "cache_size", "boost_clock", "base_clock"})
 
 
 def _prior(text: str, target: Mention, stated: list[Draft]) -> tuple[str, str | None] | None:
