@@ -103,6 +103,7 @@ def claim(subject: str, mention: str, attribute: str, value: Any, unit: str | No
 
 RTX4090 = ("nvidia_rtx_4090", "RTX 4090")  # curated, without clocks, ROPs, TMUs, dates or board figures
 GTX1650 = ("model:nvidia:gtx1650", "GTX 1650")  # only the database has it
+H100 = ("nvidia_h100", "H100")  # curated: announced in March 2022, dated October 2022 by the database
 A100 = ("nvidia_a100", "A100")  # curated, four variants mapped to four database rows
 
 # fmt: off
@@ -191,6 +192,19 @@ def test_each_field_with_its_tolerance(ref: Reference, who: tuple[str, str], att
     if verdict != U or reason is not Reason.SECONDARY_SOURCE:
         assert "据TechPowerUp数据库" in check.explanation
         assert check.source is not None and check.source.startswith(TPU)
+
+
+@pytest.mark.parametrize(("value", "verdict", "reason", "evidence", "says"), [
+    # the database dates availability (October), the tables the announcement's year: a month that year allows is
+    # left unchecked, on the curated year; a wrong year is still the database's flag
+    ("2022-03", U, Reason.NO_REFERENCE_VALUE, None, "参考表只有年份"),
+    ("2021-03", C, None, Evidence.DATABASE, "据TechPowerUp数据库"),
+])
+def test_an_announcement_month_is_not_the_databases_availability_date(
+        ref: Reference, value: str, verdict: str, reason: Reason | None, evidence: Evidence | None, says: str) -> None:
+    check = check_claim(claim(*H100, "launch_date", value, None), ref)
+    assert (check.verdict.value, check.reason, check.evidence) == (verdict, reason, evidence)
+    assert says in check.explanation
 
 
 @pytest.mark.parametrize(("written", "verdict"), [(2.2, S), (2.3, C), (2.24, S)])

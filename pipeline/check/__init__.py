@@ -100,8 +100,14 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     for applies, reading in _OTHER_READINGS:  # a flag is raised only when no reading the text allows fits
         if applies(claim, check):
             check = reading(claim, ref, tol or Tolerance()) or check
-    if claim.attribute == "launch_date" and check.verdict is Verdict.UNVERIFIABLE:
-        check = _launch_year_of(claim, ref, ctx, tol) or check
+    if claim.attribute == "launch_date" and (check.verdict is Verdict.UNVERIFIABLE or (
+            check.verdict is Verdict.CONTRADICTED and check.evidence is Evidence.DATABASE)):
+        # the database dates a card's availability; the tables keep its announcement's year ("2022年3月发布" of a
+        # card announced in March and shipped in October): a month the year allows is left unchecked
+        by_year = _launch_year_of(claim, ref, ctx, tol)
+        if check.verdict is Verdict.UNVERIFIABLE or (by_year is not None
+                                                     and by_year.verdict is Verdict.UNVERIFIABLE):
+            check = by_year or check
     return _with_evidence(claim, _gate(claim, ref, check))
 
 
