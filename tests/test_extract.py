@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.api import analyse, check_text
 from pipeline.ingest import read_document
-from tests.claim_helpers import SYS, C, M, P, S, claims_for, find, rows
+from tests.claim_helpers import SYS, C, M, P, S, U, claims_for, find, rows
 
 # fmt: off
 SPEC_CASES = [
@@ -268,5 +268,7 @@ def test_table_whose_cards_are_not_in_the_first_column() -> None:
     assert rows(check_text(CARDS_IN_THE_SECOND_COLUMN, doc_id="t.md")) == [
         ("96GB", "memory_size", "nvidia_h100", P, C),  # 单卡: the per-card figure, not the eight cards'
         ("HBM3", "memory_type", "nvidia_h100", P, S),
+        ("2.49 美元", "figure", "nvidia_h100", P, U),  # a price: recorded, never judged
         ("80GB", "memory_size", "nvidia_a100", P, S),
+        ("1.2 美元", "figure", "nvidia_a100", P, U),
     ]

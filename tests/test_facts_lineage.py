@@ -22,7 +22,8 @@ LINEAGE = [
                                    "nvidia_tesla_p100", "")]),
     # "compared with the previous generation Y": Y is the sentence's card's predecessor
     ("相较于上一代M40，P40的显存翻倍。",
-     [("上一代M40", "predecessor", "nvidia_tesla_p40", P, S, "nvidia_tesla_m40", "")]),
+     [("上一代M40", "predecessor", "nvidia_tesla_p40", P, S, "nvidia_tesla_m40", ""),
+      ("翻倍", "figure", "", P, U, "翻倍", "unknown_attribute")]),
     ("相较于上一代P100，P40的显存更大。", [("上一代P100", "predecessor", "nvidia_tesla_p40", P, C,
                                       "nvidia_tesla_p100", "")]),
     ("Hopper的继任者是Blackwell。", [("Hopper的继任者是Blackwell", "successor", "hopper", FAM, S, "blackwell", "")]),

@@ -79,7 +79,8 @@ MAKER_CASES = [
     ("英伟达DGX H100采用了英特尔推出的至强处理器。",    []),
     ("H100由英特尔推出，采用了至强处理器。",          [("英特尔推出", "manufacturer", "nvidia_h100", P, C)]),
     ("AMD推出的EPYC处理器可以搭配8块H100使用。",      []),
-    ("AMD推出的H100加速卡，可以8块一起使用。",        [("AMD推出", "manufacturer", "nvidia_h100", P, C)]),
+    ("AMD推出的H100加速卡，可以8块一起使用。",        [("AMD推出", "manufacturer", "nvidia_h100", P, C),
+                                                  ("8块", "figure", "nvidia_h100", P, U)]),
     ("AMD推出的H100可以搭配EPYC处理器使用。",      [("AMD推出", "manufacturer", "nvidia_h100", P, C)]),
 ]
 # fmt: on

@@ -221,8 +221,10 @@ NOT_RATED_CASES = [
     ("RTX 4090显存频率21Gbps。",                []),  # per-pin rate
     ("RTX 4090显存带宽1008GB/s。",              [("1008GB/s", "memory_bandwidth", "nvidia_rtx_4090", P, S)]),
     ("RTX 4080拥有16GB显存。结论：8G显存跑7B勉强够用。", [("16GB", "memory_size", "nvidia_rtx_4080", P, S)]),
-    ("2080 Ti魔改22GB版本约3500元。",            []),  # a modified card
-    ("2080 Ti配备11GB显存，约3500元。",          [("11GB", "memory_size", "nvidia_rtx_2080_ti", P, S)]),
+    # a modified card; its price is recorded, never judged
+    ("2080 Ti魔改22GB版本约3500元。",            [("3500元", "figure", "nvidia_rtx_2080_ti", P, U)]),
+    ("2080 Ti配备11GB显存，约3500元。",          [("11GB", "memory_size", "nvidia_rtx_2080_ti", P, S),
+                                                ("3500元", "figure", "nvidia_rtx_2080_ti", P, U)]),
     # one die of a two-die card: a unit figure, never compared with the card's 3.2 TB/s
     ("MI250X每个GCD的显存带宽为1.6TB/s。",        [("1.6TB/s", "memory_bandwidth", "amd_mi250x", UNIT, U)]),
 ]
@@ -332,7 +334,8 @@ def test_elided_attribute_in_a_parallel_clause(text: str, expected: Rows) -> Non
 
 
 def test_a_parallel_clause_needs_a_card_and_a_bare_verb() -> None:
-    assert rows(claims_for("A100有6912个CUDA核心，H100卖3万美元。")) == [("6912个", "cuda_cores", "nvidia_a100", P, S)]
+    assert rows(claims_for("A100有6912个CUDA核心，H100卖3万美元。")) == [("6912个", "cuda_cores", "nvidia_a100", P, S),
+                                                                  ("3万美元", "figure", "nvidia_h100", P, U)]
 
 
 @pytest.mark.parametrize(("text", "expected"), [

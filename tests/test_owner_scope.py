@@ -200,7 +200,8 @@ READING_CASES = [
     ("H100使用HBM3显存，远超传统GDDR6显存。", "t.txt", [("HBM3", "memory_type", "nvidia_h100", P, S, None)]),
     # a size in a model name the tables lack (a modded card): not an error
     ("2080 Ti 22G的价格为3000元。", "t.txt",
-     [("22G", "memory_size", "nvidia_rtx_2080_ti", P, U, "no_reference_value")]),
+     [("22G", "memory_size", "nvidia_rtx_2080_ti", P, U, "no_reference_value"),
+      ("3000元", "figure", "nvidia_rtx_2080_ti", P, U, "unknown_attribute")]),
     # precisions listed before 分别 go to the figures after it, in order; a list of bare numbers takes the last unit
     ("A100在FP64、FP32、FP16精度下的算力分别为9.7、19.5、312 TFLOPS。", "t.txt",
      [("9.7", "fp64", "nvidia_a100", P, S, None), ("19.5", "fp32", "nvidia_a100", P, S, None),

@@ -182,7 +182,8 @@ def test_respectively_in_the_wrong_order_is_flagged() -> None:
 # fmt: off
 ARCHITECTURE_OPENING_CASES = [
     # an architecture that opens a sentence is its subject: not a claim about the card of the sentence before
-    ("Tesla K80拥有4992个CUDA核心。2016年，Pascal架构登场。", [("4992个", "cuda_cores", "nvidia_tesla_k80", P, S)]),
+    ("Tesla K80拥有4992个CUDA核心。2016年，Pascal架构登场。", [("4992个", "cuda_cores", "nvidia_tesla_k80", P, S),
+                                                     ("2016年", "figure", "", P, U)]),
     ("V100，Volta架构，5120个CUDA核心。",                 [("Volta", "architecture", "nvidia_tesla_v100", P, S),
                                                    ("5120个", "cuda_cores", "nvidia_tesla_v100", P, S)]),
     ("下面介绍A100。Ampere架构带来了TF32。",                []),

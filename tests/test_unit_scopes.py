@@ -49,7 +49,8 @@ UNIT_CASES = [
     ("一个GPC包含多个TPC，H100 SXM5共有132个SM。", "t.txt", [("132个", "sm_count", "nvidia_h100", P, S, None)]),
     # a table column headed 每SM is per SM
     ("| 型号 | SM数 | 每SM CUDA核心 |\n|---|---|---|\n| H100 SXM5 | 132 | 128 |\n| A100 | 108 | 32 |\n", "t.md",
-     [("128", "cuda_cores", "nvidia_h100", UNIT, S, None), ("32", "cuda_cores", "nvidia_a100", UNIT, C, None)]),
+     [("132", "figure", "nvidia_h100", P, U, "unknown_attribute"), ("128", "cuda_cores", "nvidia_h100", UNIT, S, None),
+      ("108", "figure", "nvidia_a100", P, U, "unknown_attribute"), ("32", "cuda_cores", "nvidia_a100", UNIT, C, None)]),
     # a MIG instance is a unit, not the card
     ("A100 40GB的MIG实例每个5GB显存。", "t.txt",
      [("40GB", "memory_size", "nvidia_a100", P, S, None),

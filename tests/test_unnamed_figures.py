@@ -78,7 +78,7 @@ CASES = [
     # a host interface alone on a spec line is the line's card's; with no card it is recorded, never judged
     ("- L4\n- PCIe 4.0 x16\n", "t.md", [("PCIe 4.0 x16", "interface", "nvidia_l4", P, S)]),
     ("支持PCIe 5.0 x16。", "t.txt", [("PCIe 5.0 x16", "interface", "", P, U)]),
-    ("PCIe 5.0的带宽是PCIe 4.0的两倍。", "t.txt", []),
+    ("PCIe 5.0的带宽是PCIe 4.0的两倍。", "t.txt", [("两倍", "figure", "", P, U)]),
     # a generation as a label with no owner: recorded (controls: its card named; the clause about the generation)
     ("1. 第三代Tensor Core：支持TF32\n", "t.md", [("第三代Tensor Core", "generation", "", P, U)]),
     ("第三代Tensor Core带来了TF32。", "t.txt", []),

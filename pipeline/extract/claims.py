@@ -17,6 +17,7 @@ from .draft import Draft
 from .figures import dedicated, term_drafts, without_open_overlaps
 from .history import history_drafts
 from .labels import label_drafts
+from .leftover import leftover_drafts
 from .lineage import lineage_drafts
 from .links import link_fact_drafts
 from .names import (
@@ -239,4 +240,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
     drafts += label_drafts(text, mentions, state, ref, dedicated(drafts))
-    return without_open_overlaps(drafts)
+    drafts = without_open_overlaps(drafts)
+    return drafts + leftover_drafts(text, mentions, state, drafts)

@@ -34,7 +34,7 @@ _LEFT_ALONE: dict[str, re.Pattern[str]] = {
     for kind, roles in (("size", ("not_the_card", "model_verb")),
                         ("power", ("not_rated_power", "psu_word")), ("rate", ("not_card_rate",)))
 }
-_LEFT_ALONE_ANY = any_of(LEX.regex(role) for role in _ALL_KINDS)
+LEFT_ALONE_ANY = any_of(LEX.regex(role) for role in _ALL_KINDS)
 
 _BY_KIND: dict[str, tuple[FigureRow, ...]] = {
     kind: tuple(r for r in ROWS if kind in QUANTITY_KINDS[r.kind])
@@ -123,7 +123,7 @@ def recorded(text: str, q: Quantity, mentions: list[Mention]) -> OpenFigure | No
         return None
     cs, ce = clause_bounds(text, q.start)
     before = clause_bounds(text, cs - 1)[0] if cs > 0 else 0  # "…需要的显存不少，达到20GB": the clause before too
-    return None if _LEFT_ALONE.get(q.kind, _LEFT_ALONE_ANY).search(text, before, ce) else OpenFigure(None, "")
+    return None if _LEFT_ALONE.get(q.kind, LEFT_ALONE_ANY).search(text, before, ce) else OpenFigure(None, "")
 
 
 _GLOSS_OPEN = re.compile(r"\s*[(（]?\s*$")

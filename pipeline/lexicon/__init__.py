@@ -47,6 +47,9 @@ class RoleSpec:
 
 
 _NONE: frozenset[str] = frozenset()
+# what an unread figure is (the claim's detail): a multiple, a share, a count of something, a price...
+_FIGURE_KINDS = frozenset({"multiple", "percent", "count", "machines", "gpus", "cpu_cores", "price", "duration",
+                           "resolution", "length", "rate", "year", "value"})
 ROLES: dict[str, RoleSpec] = {
     # attributes.csv: what a figure is a figure of
     "count_cue": RoleSpec("attributes", "a count's attribute, written after or before the number", ATTRIBUTE_VALUES),
@@ -219,6 +222,10 @@ ROLES: dict[str, RoleSpec] = {
     "fits_word": RoleSpec("derived", "a model fits on the card, or does not", frozenset({"fits", "no_fit"})),
     "need_word": RoleSpec("derived", "before a size: what a model needs", _NONE),
     "model_word": RoleSpec("derived", "near 70B/7B: the number is a model's parameter count", _NONE),
+    # unread.csv: figures no reader understood, recorded as such (pipeline/extract/leftover.py); value: their kind
+    "figure_after": RoleSpec("unread", "after a number: the kind of figure it is", _FIGURE_KINDS),
+    "figure_before": RoleSpec("unread", "before a number: the kind of figure it is", _FIGURE_KINDS),
+    "figure_phrase": RoleSpec("unread", "words that are a figure themselves (翻倍, 减半)", _FIGURE_KINDS),
 }
 FILES = tuple(dict.fromkeys(spec.file for spec in ROLES.values()))
 

@@ -1,0 +1,153 @@
+"""The figures of a sentence that no reader understood, recorded so that they are seen and counted.
+
+After every extractor has read a sentence, each number still unread is recorded as a claim of attribute ``figure``
+(never judged: the checker says it does not know which spec it is) when the words around it say what kind of figure
+it is: a multiple (3倍, 2x), a share (12%, 三成), a count of something (6个…), of machines or GPUs (512台, 8卡), a
+price, a duration, a resolution (8K), a length, a rate, a year in a sentence that names hardware, or the value of a
+labelled line (``最大线程数: 1024``, ``| Max Threads | 1024 |``). The kinds and their words are the ``unread.csv``
+rows of the lexicon. A phrase that is a figure itself (翻倍, 减半) is recorded the same way.
+
+The owner is the one card the usual rules find; when they find several, none, or only the text's topic in a sentence
+that names other hardware, the figure is recorded with no owner.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lexicon.scanning import any_of
+from ..records import UNKNOWN_FIGURE, Mention
+from .cues import LEX, clause_bounds
+from .draft import Draft
+from .figures import LEFT_ALONE_ANY, RECORDED_KINDS
+from .quantities import find_quantities
+from .subjects import NO_OWNER, DocState, Subject, resolve
+
+_CN = "零〇一二两三四五六七八九十百千万亿"
+# a number as written: digits (with thousands commas and decimals), an optional magnitude word, or Han numerals
+_NUMBER = re.compile(
+    rf"(?<![A-Za-z\d.,_/\-])(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?(?:\s?(?:万亿|千亿|百亿|十亿|亿|千万|百万|万))?"
+    rf"(?![\d.]*[A-Za-z]*\d)|(?<![{_CN}])[{_CN}]{{1,6}}(?![{_CN}])")
+# between a number and the word of its kind: a hedge or an approximate tail ("330+个", "20多倍", "三成多")
+_TAIL = re.compile(r"\s*(?:多|余|\+|＋)?\s*")
+_AFTER = [(kind, re.compile(pattern.pattern, re.I)) for kind, pattern in LEX.groups("figure_after")]
+_ANY_AFTER = any_of(pattern for _kind, pattern in _AFTER)
+_BEFORE = [(kind, re.compile(rf"(?:{pattern.pattern})\s*$", re.I)) for kind, pattern in LEX.groups("figure_before")]
+_PHRASES = LEX.groups("figure_phrase")
+_YEAR = re.compile(r"(?:19[89]\d|20[0-4]\d)\s*年(?:\s*(?:1[0-2]|0?[1-9])\s*月)?")
+# a labelled value: the clause gives a label, then a colon, a bar or an equals sign, then the number alone
+_LABELLED = re.compile(r"[A-Za-z\u4e00-\u9fff)）][^:：|=]{0,40}[:：|=]\s*(?:约|~|≈)?\s*$")
+_ALONE = re.compile(r"\s*(?:[|,，;；。)）]|$)")
+_HARDWARE = frozenset({"product", "series", "chip", "architecture", "system"})
+# the ways a subject is found that only say what the text is about, not what the figure's sentence speaks of
+_ABOUT_THE_TEXT = frozenset({"topic", "topic_guess", "heading"})
+_SPEC_KINDS = RECORDED_KINDS - {"count"}
+_COUNTS = frozenset({"count", "gpus", "machines"})
+# a count of cards or chips (8块H100, 两颗GH100, 8块GPU) is how many the figures after it are of, read as such
+_COUNTED = frozenset({"product", "series", "chip"})
+_OPERAND = re.compile(r"\s*\d")
+_THAN = re.compile(rf"{LEX.alt('than')}\s*$")
+_ONE = re.compile(r"[1一](?![\d.])")
+_CARD_NOUN = re.compile(r"\s*(?:GPU|显卡|加速卡|计算卡|卡)(?![A-Za-z])")
+
+
+def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts: list[Draft]) -> list[Draft]:
+    """Claims of attribute ``figure`` for the numbers of ``text`` that no draft and no name covers."""
+    if not any(ch.isdigit() for ch in text) and not _has_cn_figure(text):
+        return []
+    taken = [(d.start, d.end) for d in drafts] + [(m.start, m.end) for m in mentions]
+    # a figure with a unit of a spec (GB, W, GB/s...) is the number readers' to read, record or leave alone
+    taken += [(q.num_start, q.end) for q in find_quantities(text) if q.kind in _SPEC_KINDS]
+    cards = [m.start for m in mentions if m.kind in _COUNTED]
+    names_hardware = any(m.kind in _HARDWARE for m in mentions)
+    out: list[Draft] = []
+    for start, end, kind in _figures(text, names_hardware):
+        if any(s < end and start < e for s, e in taken) or (kind in _COUNTS and (
+                _counts_cards(text, end, cards) or _ONE.match(text, start)
+                or LEFT_ALONE_ANY.search(text, *clause_bounds(text, start)))) or (
+                kind == "multiple" and _counts_cards(text, end, cards)) or (
+                kind == "gpus" and _names_cards(text, start, mentions)):
+            continue  # a count of the cards (8块H100, 8× H100), one unit the figures after it are per (1个SM里…),
+            # or units a clause says are not there (屏蔽了16个SM)
+        taken.append((start, end))
+        out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
+                         None, detail=kind, extra={"unknown": True, "cue": kind}))
+    return out
+
+
+def _counts_cards(text: str, end: int, cards: list[int]) -> bool:
+    at = len(text) - len(text[end:].lstrip())
+    return at in cards or _CARD_NOUN.match(text, end) is not None
+
+
+def _names_cards(text: str, start: int, mentions: list[Mention]) -> bool:
+    """"两卡一组的H100 NVL", "8卡A100服务器": the clause names the cards it counts."""
+    cs, ce = clause_bounds(text, start)
+    return any(m.kind in _COUNTED and cs <= m.start < ce for m in mentions)
+
+
+def _has_cn_figure(text: str) -> bool:
+    return any(ch in _CN for ch in text) or any(p.search(text) for _k, p in _PHRASES)
+
+
+def _figures(text: str, names_hardware: bool) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of every figure the words around it type, in text order."""
+    found: list[tuple[int, int, str]] = []
+    for phrase, pattern in _PHRASES:
+        found += [(m.start(), m.end(), phrase) for m in pattern.finditer(text)]
+    if names_hardware:
+        found += [(m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
+    for m in _NUMBER.finditer(text):
+        typed, end = _kind(text, m)
+        if typed is not None:
+            found.append((_start(text, m.start(), typed), end, typed))
+    return sorted(found)
+
+
+def _kind(text: str, m: re.Match[str]) -> tuple[str | None, int]:
+    """The kind of the number ``m`` and where its figure ends, or (None, end) when no word types it."""
+    written = m.group(0)
+    han = not written[0].isdigit()
+    if han and written in ("一", "十", "千", "万", "亿", "百"):
+        return None, m.end()  # "一种", "十分": a word, not a figure
+    tail = _TAIL.match(text, m.end())
+    at = tail.end() if tail else m.end()
+    if _ANY_AFTER.match(text, at):
+        for kind, pattern in _AFTER:
+            hit = pattern.match(text, at)
+            if hit and hit.end() > at and (not han or kind in ("multiple", "percent", "count", "machines", "gpus")):
+                if kind == "multiple" and _OPERAND.match(text, hit.end()):
+                    return None, m.end()  # "4 × 48GB = 192GB": a product the number readers compute
+                return kind, hit.end()
+    if han:
+        return None, m.end()
+    left = text[:m.start()]
+    for kind, pattern in _BEFORE:
+        if pattern.search(left):
+            return kind, m.end()
+    cs, _ce = clause_bounds(text, m.start())
+    if _LABELLED.search(text, cs, m.start()) and _ALONE.match(text, m.end()) and not re.match(
+            r"\s*(?:\d+[.、)]|[-*•])\s*$", text[cs:m.start()]):
+        return "value", m.end()
+    return None, m.end()
+
+
+def _start(text: str, start: int, kind: str) -> int:
+    """A price begins at its currency sign."""
+    if kind != "price":
+        return start
+    sign = re.search(r"(?:US\$|\$|¥|￥|€)\s*$", text[:start])
+    return sign.start() if sign else start
+
+
+def _owner(text: str, start: int, end: int, mentions: list[Mention], state: DocState) -> Subject:
+    """The one card the figure is said of, or no owner."""
+    subjects = resolve(text, start, mentions, state, end=end)
+    if len(subjects) != 1:
+        return NO_OWNER
+    subject = subjects[0]
+    if subject.mention is not None and _THAN.search(text, 0, subject.mention.start):
+        return NO_OWNER  # "比RTX 3090快了2x": the card compared with is not the figure's owner
+    if subject.via in _ABOUT_THE_TEXT and any(m.kind in _HARDWARE for m in mentions):
+        return NO_OWNER  # the sentence names other hardware: the figure may be theirs
+    return subject

@@ -1,0 +1,75 @@
+"""Figures no reader understood are recorded, typed by the words around them (pipeline/extract/leftover.py and the
+``unread.csv`` rows of the lexicon), on sentences written for the tests. Each case asserts every claim of its
+sentence, with the kind of figure as ``detail``; a case with no figure sits next to one where the same words are one."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract.leftover import leftover_drafts
+from pipeline.extract.subjects import DocState
+from tests.claim_helpers import SYS, P, S, U, claims_for, rows
+
+Rows = list[tuple[object, ...]]
+FIG = "figure"
+
+# fmt: off
+CASES: list[tuple[str, str, Rows]] = [
+    # a multiple, a share, in digits or in words
+    ("这块新卡的推理吞吐量是上一代的3倍。", "t.txt", [("3倍", FIG, "", P, U, "multiple")]),
+    ("新驱动让渲染速度提高了12%，功耗下降了三成。", "t.txt",
+     [("12%", FIG, "", P, U, "percent"), ("三成", FIG, "", P, U, "percent")]),
+    ("新架构下每个时钟的运算量翻了一倍。", "t.txt", [("翻了一倍", FIG, "", P, U, "multiple")]),
+    # a multiple after 比Y: Y is the card compared with, not the figure's owner; a card named before it is
+    ("RTX 4090比RTX 3090快了2x。", "t.txt", [("2x", FIG, "", P, U, "multiple")]),
+    ("相比RTX 3090，RTX 4090快了2x。", "t.txt", [("2x", FIG, "nvidia_rtx_4090", P, U, "multiple")]),
+    # "4 × 48GB": a factor of a product the number readers compute, no figure of its own
+    ("一台4×L40S工作站的显存总量是4 × 48GB = 192GB。", "t.txt",
+     [("48GB", "memory_size", "nvidia_l40s", P, S, None), ("192GB", "memory_size", "nvidia_l40s", SYS, S, None)]),
+    # counts of machines, GPUs, cores; a price before or after its figure; a duration; a resolution; a length
+    ("整机最多可以把16卡连在一起，由512台服务器组成一个集群。", "t.txt",
+     [("16卡", FIG, "", P, U, "gpus"), ("512台", FIG, "", P, U, "machines")]),
+    ("这颗处理器有64核，首发价为4999元，海外售价$599。", "t.txt",
+     [("64核", FIG, "", P, U, "cpu_cores"), ("4999元", FIG, "", P, U, "price"), ("$599", FIG, "", P, U, "price")]),
+    ("用RTX 4090训练这个小模型花了3天。", "t.txt", [("3天", FIG, "nvidia_rtx_4090", P, U, "duration")]),
+    ("RTX 6000 Ada支持8K输出。", "t.txt", [("8K", FIG, "nvidia_rtx_6000_ada", P, U, "resolution")]),
+    ("这张卡长10.5英寸，高4.4英寸。", "t.txt",
+     [("10.5英寸", FIG, "", P, U, "length"), ("4.4英寸", FIG, "", P, U, "length")]),
+    ("这条内存的传输速率为6400MT/s。", "t.txt", [("6400MT/s", FIG, "", P, U, "rate")]),
+    ("H100的显存是80GB，售价约3万美元。", "t.txt",
+     [("80GB", "memory_size", "nvidia_h100", P, S, None), ("3万美元", FIG, "nvidia_h100", P, U, "price")]),
+    # a year a reader understands is its claim, not a figure; one in a sentence about hardware is recorded
+    ("RTX 4090于2022年发布。", "t.txt", [("2022年", "launch_year", "nvidia_rtx_4090", P, S, None)]),
+    ("2016年，Pascal架构登场。", "t.txt", [("2016年", FIG, "", P, U, "year")]),
+    ("2016年，公司搬进了新办公楼。", "t.txt", []),
+    # the value of a labelled line, not a list item's number
+    ("- 最大线程数: 1024", "t.md", [("1024", FIG, "", P, U, "value")]),
+    ("1. 第一步安装驱动", "t.md", []),
+    ("| 参数 | 数值 |\n|---|---|\n| Warp Size | 32 |\n", "t.md", [("32", FIG, "", P, U, "value")]),
+    # the cards a count counts are how many the figures are of (read as such): no figure
+    ("这台服务器配备8块GPU。", "t.txt", []),
+    ("整机最多可以把16块连在一起。", "t.txt", [("16块", FIG, "", P, U, "count")]),
+    ("DGX H100里的8块H100共享一套散热。", "t.txt", [("8块H100", "composed_of", "dgx_h100", SYS, S, "gpu")]),
+    # one unit, the scope of what follows; units a clause says are not there; words that are no figures
+    ("H100的1个SM里有4个Tensor Core。", "t.txt", [("4个", "tensor_cores", "nvidia_h100", "unit", S, None)]),
+    ("AD102芯片被屏蔽了16个SM。", "t.txt", []),
+    ("AD102芯片划分成16个小单元。", "t.txt", [("16个", FIG, "AD102", "chip", U, "count")]),
+    ("一种新的散热方式让十分安静的机箱成为可能。", "t.txt", []),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "doc_id", "expected"), CASES)
+def test_unread_figures(text: str, doc_id: str, expected: Rows) -> None:
+    assert rows(claims_for(text, doc_id), "detail") == expected
+
+
+def test_every_unread_figure_says_why_it_was_not_judged() -> None:
+    claims = [c for c in claims_for("新驱动让渲染速度提高了12%，售价4999元。") if c.attribute == FIG]
+    assert [(c.text, c.check.reason.value if c.check and c.check.reason else None) for c in claims] == [
+        ("12%", "unknown_attribute"), ("4999元", "unknown_attribute")]
+    assert all("没有说明是哪项参数" in (c.check.explanation if c.check else "") for c in claims)
+
+
+def test_a_sentence_without_numbers_costs_nothing() -> None:
+    assert leftover_drafts("这是一段没有任何数字的文字。", [], DocState(), []) == []
