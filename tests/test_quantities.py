@@ -59,6 +59,15 @@ UNIT_CASES = [
     ("RTX 4090的加速频率为2.52GHz",                  "2.52GHz",          2520,    "MHz",     "freq"),
     ("L40S的推理速度提升了50%",                       "50%",              50,      "percent", "percent"),
     ("H100的推理吞吐是上一代的30倍",                   "30倍",             30,      "ratio",   "ratio"),
+    # operations a second counted with a magnitude word: floating-point ones in TFLOPS, others in TOPS
+    ("这张卡每秒可完成16万亿次浮点运算",                "16万亿次浮点运算",   16,      "TFLOPS",  "tput"),
+    ("这张卡每秒可完成130万亿次INT8运算",              "130万亿次INT8运算", 130,     "TOPS",    "tput"),
+    ("这台超算的峰值是每秒2千万亿次浮点运算",             "2千万亿次浮点运算",  2000,    "TFLOPS",  "tput"),
+    ("这个机柜的FP4算力为1.4 EFLOPS",                "1.4 EFLOPS",       1.4e6,   "TFLOPS",  "tput"),
+    ("这台超算达到1 ExaFLOPS",                       "1 ExaFLOPS",       1e6,     "TFLOPS",  "tput"),
+    ("这张卡的AI算力为3352 AI TOPS",                  "3352 AI TOPS",     3352,    "TOPS",    "tput"),
+    # a lowercase w is watts beside a word for power
+    ("这张卡的功耗是450w",                           "450w",             450,     "W",       "power"),
 ]
 
 NO_UNIT_CASES = [
@@ -68,6 +77,8 @@ NO_UNIT_CASES = [
     "RTX 4090与RX 7900 XTX",   # model numbers are bare numbers
     "70年代的显卡",             # 年代 is a decade, not a year
     "1970年的计算机",           # outside the plausible years
+    "循环执行了3次运算",         # a count of operations, with no magnitude, is no throughput
+    "这款车售价10w元",           # a lowercase w with no word for power is 万 (ten thousand)
 ]
 
 IN_BITS_CASES = [

@@ -27,10 +27,13 @@ _CN_YEAR = re.compile(r"[零〇一二三四五六七八九]{4}")
 _UNIT = (
     r"(?P<rate>[KMGTkmgt][Bb]\s*/\s*[sS](?:ec)?|[KMGTkmgt]bps|[KMGT]Bps|[KMGTkmgt]B(?=\s*(?:每秒|/秒)))"
     r"|(?P<tput>(?:(?:FP|INT|BF|TF)\d{1,2}\s?)?"  # "29 FP32 TFLOPS", "101.90 INT8 TOPS": the precision between
-    r"(?P<tput_unit>(?:[PTGptg]|Peta|Tera|Giga|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)|[PT]OPS|[PT]ops))"
+    r"(?P<tput_unit>(?:[EPTGeptg]|Exa|Peta|Tera|Giga|exa|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)"
+    r"|(?:AI\s?)?[PT]OPS|[PT]ops"
+    # "16万亿次浮点运算": operations a second, counted (only with a magnitude word)
+    r"|次\s*(?:的)?\s*(?:浮点|整数|张量|矩阵|AI|(?:FP|INT|BF|TF)\d{1,2})?\s*(?:运算|计算|操作)))"
     r"|(?P<freq>[MmGg][Hh][Zz])"
     r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
-    r"|(?P<power>kW|KW|W(?![A-Za-z])|千瓦|瓦)"
+    r"|(?P<power>kW|KW|W(?![A-Za-z])|w(?![A-Za-z])|千瓦|瓦)"
     r"|(?P<bits>[- ]?bit(?![A-Za-z])|位宽|位(?![置数]))"
     r"|(?P<year>年(?!代))"
     r"|(?P<ratio>倍)"
@@ -41,9 +44,10 @@ _UNIT = (
 )
 # "800亿", "1.69万", and "800 亿" as Traditional and Taiwan texts space it
 # and every magnitude word: 千万, 百万, 十亿, 万亿..., million, billion
-_MAGNITUDES = {"万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "亿": 1e8, "千万": 1e7, "百万": 1e6,
+_MAGNITUDES = {"千万亿": 1e15, "百万亿": 1e14,
+               "万亿": 1e12, "千亿": 1e11, "百亿": 1e10, "十亿": 1e9, "亿": 1e8, "千万": 1e7, "百万": 1e6,
                "万": 1e4, "trillion": 1e12, "billion": 1e9, "million": 1e6}
-_WAN = r"万亿|千亿|百亿|十亿|亿|千万|百万|万|(?i:trillion|billion|million)(?![A-Za-z])"
+_WAN = r"千万亿|百万亿|万亿|千亿|百亿|十亿|亿|千万|百万|万|(?i:trillion|billion|million)(?![A-Za-z])"
 _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>{_WAN}))?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range; the first-character
 # lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
@@ -57,6 +61,7 @@ _DATE = re.compile(r"(?<![\d.\-/])(?P<y>(?:199\d|20[0-3]\d))\s*(?:年\s*(?P<m>1[
                    r"(?:\s*(?P<d>3[01]|[12]\d|0?[1-9])\s*日)?"
                    r"|[-/](?P<m2>1[0-2]|0[1-9]|[1-9])(?:[-/](?P<d2>3[01]|[12]\d|0[1-9]|[1-9]))?(?![\d.\-/A-Za-z])"
                    r"|\.(?P<m3>1[0-2]|0[1-9]|[1-9])\.(?P<d3>3[01]|[12]\d|0[1-9]|[1-9])(?![\d.\-/A-Za-z]))")
+_POWER_WORD = re.compile(r"功耗|功率|TDP|TGP|供电|瓦数", re.I)
 _RANGE_JOIN = re.compile(r"\s*(?:到|至|~|～|-|–|—|或|/)\s*")
 _FROM = re.compile(r"从[^,，;；。]{0,12}$")
 
@@ -151,10 +156,14 @@ def _unit_of(m: re.Match[str]) -> tuple[str, str | None, str, float, bool]:
     if kind == "power":
         return "power", "W", written, 1000.0 if written in ("kW", "KW", "千瓦") else 1.0, False
     if kind == "tput":  # in TFLOPS (TOPS for integer operations)
-        w = m.group("tput_unit").upper()
-        prefix = w[0] if w[0] in "PTG" else ""
+        w = m.group("tput_unit").upper().removeprefix("AI").lstrip()
+        if w.startswith("EXA"):
+            w = "E" + w[3:]
+        if w.startswith("次"):  # operations a second, counted: floating-point ones in TFLOPS, others in TOPS
+            return "tput", "TFLOPS" if "浮点" in w else "TOPS", written, 1e-12, False
+        prefix = w[0] if w[0] in "EPTG" else ""
         return "tput", "TOPS" if w.endswith("OPS") and "FL" not in w else "TFLOPS", written, \
-            {"P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
+            {"E": 1e6, "P": 1000.0, "T": 1.0, "G": 1e-3, "": 1e-12}[prefix], False
     if kind == "freq":  # in MHz
         return "freq", "MHz", written, 1000.0 if written[0] in "Gg" else 1.0, False
     if kind == "length":  # in mm
@@ -228,8 +237,10 @@ def _quantities(text: str, sparsity_said: bool = False) -> tuple[Quantity, ...]:
         if m.group("wan"):  # 1.36万 is 13600, not 13600.000000000002
             value = round(value * magnitude, 6)
         kind, unit, written, scale, bits = _unit_of(m)
-        if m.group("cn") and kind == "bare":
-            continue
+        if (m.group("cn") and kind == "bare") or (written.startswith("次") and not m.group("wan")):
+            continue  # a Han numeral alone is a word; "3次运算" is a count of operations, no throughput
+        if written == "w" and not _POWER_WORD.search(text, max(0, m.start() - 8), min(len(text), m.end() + 6)):
+            continue  # a lowercase w is watts only beside a word for power ("功耗450w"); "10w元" is 十万
         end = m.end() if kind != "bare" else m.end("wan") if m.group("wan") else m.end("num") if m.group("num") \
             else m.end("cn")
         if kind == "year" and not (1980 <= value <= 2100 and (literal.isdigit() or _CN_YEAR.fullmatch(literal))):
