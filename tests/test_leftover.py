@@ -38,10 +38,22 @@ CASES: list[tuple[str, str, Rows]] = [
     ("这条内存的传输速率为6400MT/s。", "t.txt", [("6400MT/s", FIG, "", P, U, "rate")]),
     ("H100的显存是80GB，售价约3万美元。", "t.txt",
      [("80GB", "memory_size", "nvidia_h100", P, S, None), ("3万美元", FIG, "nvidia_h100", P, U, "price")]),
+    # a count at the end of its clause; a count of chips or nodes with no classifier; a version after its name; a
+    # generation
+    ("AD102芯片的SM一共是144个。", "t.txt", [("144个", FIG, "", P, U, "count")]),
+    ("一个训练集群要用到4096加速器。", "t.txt", [("4096加速器", FIG, "", P, U, "count")]),
+    ("这块新卡支持HDMI 2.1输出，DisplayPort 2.1b。", "t.txt",
+     [("HDMI 2.1", FIG, "", P, U, "version"), ("DisplayPort 2.1b", FIG, "", P, U, "version")]),
+    ("A100支持PCIe 4.0。", "t.txt", [("PCIe 4.0", "interface", "nvidia_a100", P, S, None)]),
+    ("它用的是第五代张量单元。", "t.txt", [("第五代", FIG, "", P, U, "generation")]),
     # a year a reader understands is its claim, not a figure; one in a sentence about hardware is recorded
     ("RTX 4090于2022年发布。", "t.txt", [("2022年", "launch_year", "nvidia_rtx_4090", P, S, None)]),
     ("2016年，Pascal架构登场。", "t.txt", [("2016年", FIG, "", P, U, "year")]),
     ("2016年，公司搬进了新办公楼。", "t.txt", []),
+    # in a text about a card, a year alone is that card's; one in brackets after a name is the name's (its launch
+    # year when a reader takes it so)
+    ("# RTX 4090\n\n2022年。SM更多了。", "t.md", [("2022年", FIG, "nvidia_rtx_4090", P, U, "year")]),
+    ("RTX 4090（2022）很流行。", "t.txt", [("2022", "launch_year", "nvidia_rtx_4090", P, S, None)]),
     # the value of a labelled line, not a list item's number
     ("- 最大线程数: 1024", "t.md", [("1024", FIG, "", P, U, "value")]),
     ("1. 第一步安装驱动", "t.md", []),

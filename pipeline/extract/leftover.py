@@ -35,6 +35,8 @@ _ANY_AFTER = any_of(pattern for _kind, pattern in _AFTER)
 _BEFORE = [(kind, re.compile(rf"(?:{pattern.pattern})\s*$", re.I)) for kind, pattern in LEX.groups("figure_before")]
 _PHRASES = LEX.groups("figure_phrase")
 _YEAR = re.compile(r"(?:19[89]\d|20[0-4]\d)\s*年(?:\s*(?:1[0-2]|0?[1-9])\s*月)?")
+# "Radeon 9700（2002）": a year alone in brackets
+_BRACKETED_YEAR = re.compile(r"[(（]\s*((?:19[89]\d|20[0-4]\d))\s*[)）,，、]")
 # a labelled value: the clause gives a label, then a colon, a bar or an equals sign, then the number alone
 _LABELLED = re.compile(r"[A-Za-z\u4e00-\u9fff)）][^:：|=]{0,40}[:：|=]\s*(?:约|~|≈)?\s*$")
 _ALONE = re.compile(r"\s*(?:[|,，;；。)）]|$)")
@@ -47,6 +49,8 @@ _COUNTS = frozenset({"count", "gpus", "machines"})
 _COUNTED = frozenset({"product", "series", "chip"})
 _OPERAND = re.compile(r"\s*\d")
 _THAN = re.compile(rf"{LEX.alt('than')}\s*$")
+# a clause that says its count is not the card's (屏蔽了16个SM, 上一代的10496个, 替代…)
+_NOT_THERE = any_of([LEFT_ALONE_ANY, LEX.regex("negation"), LEX.regex("previous_gen")])
 _ONE = re.compile(r"[1一](?![\d.])")
 _CARD_NOUN = re.compile(r"\s*(?:GPU|显卡|加速卡|计算卡|卡)(?![A-Za-z])")
 
@@ -59,16 +63,17 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
     # a figure with a unit of a spec (GB, W, GB/s...) is the number readers' to read, record or leave alone
     taken += [(q.num_start, q.end) for q in find_quantities(text) if q.kind in _SPEC_KINDS]
     cards = [m.start for m in mentions if m.kind in _COUNTED]
-    names_hardware = any(m.kind in _HARDWARE for m in mentions)
+    # a year is a figure of the hardware its sentence names, or of what the text is about
+    dated = state.topic is not None or any(m.kind in _HARDWARE for m in mentions)
     out: list[Draft] = []
-    for start, end, kind in _figures(text, names_hardware):
+    for start, end, kind in _figures(text, dated):
         if any(s < end and start < e for s, e in taken) or (kind in _COUNTS and (
                 _counts_cards(text, end, cards) or _ONE.match(text, start)
-                or LEFT_ALONE_ANY.search(text, *clause_bounds(text, start)))) or (
+                or _NOT_THERE.search(text, *clause_bounds(text, start)))) or (
                 kind == "multiple" and _counts_cards(text, end, cards)) or (
                 kind == "gpus" and _names_cards(text, start, mentions)):
             continue  # a count of the cards (8块H100, 8× H100), one unit the figures after it are per (1个SM里…),
-            # or units a clause says are not there (屏蔽了16个SM)
+            # or a count its clause says is not the card's
         taken.append((start, end))
         out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
                          None, detail=kind, extra={"unknown": True, "cue": kind}))
@@ -90,13 +95,14 @@ def _has_cn_figure(text: str) -> bool:
     return any(ch in _CN for ch in text) or any(p.search(text) for _k, p in _PHRASES)
 
 
-def _figures(text: str, names_hardware: bool) -> list[tuple[int, int, str]]:
+def _figures(text: str, dated: bool) -> list[tuple[int, int, str]]:
     """(start, end, kind) of every figure the words around it type, in text order."""
     found: list[tuple[int, int, str]] = []
     for phrase, pattern in _PHRASES:
         found += [(m.start(), m.end(), phrase) for m in pattern.finditer(text)]
-    if names_hardware:
+    if dated:
         found += [(m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
+        found += [(m.start(1), m.end(1), "year") for m in _BRACKETED_YEAR.finditer(text)]
     for m in _NUMBER.finditer(text):
         typed, end = _kind(text, m)
         if typed is not None:
@@ -124,7 +130,8 @@ def _kind(text: str, m: re.Match[str]) -> tuple[str | None, int]:
     left = text[:m.start()]
     for kind, pattern in _BEFORE:
         if pattern.search(left):
-            return kind, m.end()
+            suffix = re.match(r"[a-z](?![A-Za-z])", text[m.end():])  # "DisplayPort 2.1b"
+            return kind, m.end() + (1 if suffix else 0)
     cs, _ce = clause_bounds(text, m.start())
     if _LABELLED.search(text, cs, m.start()) and _ALONE.match(text, m.end()) and not re.match(
             r"\s*(?:\d+[.、)]|[-*•])\s*$", text[cs:m.start()]):
@@ -133,11 +140,12 @@ def _kind(text: str, m: re.Match[str]) -> tuple[str | None, int]:
 
 
 def _start(text: str, start: int, kind: str) -> int:
-    """A price begins at its currency sign."""
-    if kind != "price":
-        return start
-    sign = re.search(r"(?:US\$|\$|¥|￥|€)\s*$", text[:start])
-    return sign.start() if sign else start
+    """A figure typed by the word before it begins at that word ($599, HDMI 2.1)."""
+    for before, pattern in _BEFORE:
+        hit = pattern.search(text, 0, start) if before == kind else None
+        if hit:
+            return hit.start()
+    return start
 
 
 def _owner(text: str, start: int, end: int, mentions: list[Mention], state: DocState) -> Subject:

@@ -49,7 +49,7 @@ class RoleSpec:
 _NONE: frozenset[str] = frozenset()
 # what an unread figure is (the claim's detail): a multiple, a share, a count of something, a price...
 _FIGURE_KINDS = frozenset({"multiple", "percent", "count", "machines", "gpus", "cpu_cores", "price", "duration",
-                           "resolution", "length", "rate", "year", "value"})
+                           "resolution", "length", "rate", "year", "value", "version", "generation"})
 ROLES: dict[str, RoleSpec] = {
     # attributes.csv: what a figure is a figure of
     "count_cue": RoleSpec("attributes", "a count's attribute, written after or before the number", ATTRIBUTE_VALUES),
