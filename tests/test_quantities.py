@@ -142,6 +142,7 @@ AT_LEAST_CASES = [
     ("训练用卡的显存至少24GB",         "至少24GB",       24),
     ("带宽2TB/s以上",               "2TB/s以上",      2000),
     ("RTX 4090拥有200多个张量核心", "200多个", 200),
+    ("这张卡的FP16算力为330+ TFLOPS", "330+ TFLOPS", 330),  # "+" after a number, before its unit
 ]
 
 AT_MOST_CASES = [

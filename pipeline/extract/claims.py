@@ -156,8 +156,9 @@ def _local(m: Mention, by: int) -> Mention:
 
 
 def _speculative(text: str, d: Draft) -> bool:
-    """"据传RTX 5090的功耗为800W", "预计…在500到550瓦之间": a forecast or rumour before the figure in its sentence."""
-    return bool(cues.SPECULATIVE.search(text, 0, d.start))
+    """"据传RTX 5090的功耗为800W", "预计…在500到550瓦之间": a forecast or rumour before the figure in its sentence,
+    or in the claim's own words ("英伟达还将推出…")."""
+    return bool(cues.SPECULATIVE.search(text, 0, d.end))
 
 
 def _counted_in_clause(text: str, d: Draft) -> Draft:

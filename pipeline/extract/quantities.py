@@ -52,7 +52,7 @@ _VALUE = rf"(?P<num>{_NUM})(?:\s?(?P<wan>{_WAN}))?|(?P<cn>{_CN_NUM})"
 # not inside a model name or a version (A100, GPT-3, 4.0) but "300W-350W" is a range; the first-character
 # lookahead (a digit) skips the other positions before the four lookbehinds are tried at each of them
 _QUANTITY = with_first_chars(
-    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余)?\s*(?:{_UNIT})?")
+    rf"(?<![A-Za-z0-9._])(?<![0-9]/)(?<![A-Za-z][A-Za-z]-)(?<![A-Z]\d\d-)(?<![A-Z]\d\d\d-)(?:{_VALUE})(?P<more>多|余|[+＋](?!\s*\d))?\s*(?:{_UNIT})?")
 _SLASH_SIZES = re.compile(r"(?<![\d./A-Za-z])(?P<a>\d{1,3})\s*/\s*(?P<b>\d{1,3})\s*(?P<u>[GT]B)(?![A-Za-z/])")
 _PER_SECOND = re.compile(rf"每秒(?:钟)?\s*(?P<num>{_NUM})\s*(?P<unit>[KMGT]B)")
 # a date to the month (or the day): 2022年3月, 2022 年 11 月 30 日, 2022-03, 2024/11/13
