@@ -46,6 +46,14 @@ CASES: list[tuple[str, str, Rows]] = [
      [("HDMI 2.1", FIG, "", P, U, "version"), ("DisplayPort 2.1b", FIG, "", P, U, "version")]),
     ("A100支持PCIe 4.0。", "t.txt", [("PCIe 4.0", "interface", "nvidia_a100", P, S, None)]),
     ("它用的是第五代张量单元。", "t.txt", [("第五代", FIG, "", P, U, "generation")]),
+    # a comparison with a named card that no reader took: from its comparison word to the word of its direction
+    ("新卡的推理速度比A100更强大。", "t.txt", [("比A100更强", FIG, "", P, U, "comparison")]),
+    ("它的显存带宽低于H100。", "t.txt", [("低于H100", FIG, "", P, U, "comparison")]),
+    ("其他参数与A100基本一致。", "t.txt", [("与A100基本一致", FIG, "", P, U, "comparison")]),
+    ("它的理论算力介于A100和H100之间。", "t.txt", [("介于A100和H100之间", FIG, "", P, U, "comparison")]),
+    ("这张卡的性能 ~= A100。", "t.txt", [("~= A100", FIG, "", P, U, "comparison")]),
+    ("H100的显存带宽高于A100。", "t.txt", [("高于A100", "ordering", "nvidia_h100", P, S, "memory_bandwidth")]),
+    ("我和A100合影。", "t.txt", []),
     # a year a reader understands is its claim, not a figure; one in a sentence about hardware is recorded
     ("RTX 4090于2022年发布。", "t.txt", [("2022年", "launch_year", "nvidia_rtx_4090", P, S, None)]),
     ("2016年，Pascal架构登场。", "t.txt", [("2016年", FIG, "", P, U, "year")]),
@@ -81,6 +89,11 @@ def test_every_unread_figure_says_why_it_was_not_judged() -> None:
     assert [(c.text, c.check.reason.value if c.check and c.check.reason else None) for c in claims] == [
         ("12%", "unknown_attribute"), ("4999元", "unknown_attribute")]
     assert all("没有说明是哪项参数" in (c.check.explanation if c.check else "") for c in claims)
+
+
+def test_an_unread_comparison_says_it_names_no_spec() -> None:
+    [claim] = claims_for("新卡的推理速度比A100更强大。")
+    assert claim.check is not None and "是一项比较" in claim.check.explanation
 
 
 def test_a_sentence_without_numbers_costs_nothing() -> None:

@@ -88,8 +88,9 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
     """The verdict on one claim. A flag needs evidence: a certain owner and a product-scoped figure; short of that
     the claim is ``unverifiable`` with its reason (the reference's figure is still shown)."""
     if claim.attribute == UNKNOWN_FIGURE:
-        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”没有说明是哪项参数的数值，不作判断。",
-                     reason=Reason.UNKNOWN_ATTRIBUTE)
+        said = ("是一项比较，没有说明比的是哪项参数、差多少" if claim.detail == "comparison"
+                else "没有说明是哪项参数的数值")
+        return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”{said}，不作判断。", reason=Reason.UNKNOWN_ATTRIBUTE)
     if claim.extra.get("via") == "none":  # recorded with no owner (NO_OWNER): nothing to check it against
         return Check(Verdict.UNVERIFIABLE, f"文中没有说明“{quoted(claim)}”是哪张卡、哪颗芯片或哪个系统的"
                      f"{attribute_label(claim.attribute)}，不作判断。", reason=Reason.OWNER_UNCERTAIN)

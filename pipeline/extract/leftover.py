@@ -51,6 +51,14 @@ _OPERAND = re.compile(r"\s*\d")
 _THAN = re.compile(rf"{LEX.alt('than')}\s*$")
 # a clause that says its count is not the card's (屏蔽了16个SM, 上一代的10496个, 替代…)
 _NOT_THERE = any_of([LEFT_ALONE_ANY, LEX.regex("negation"), LEX.regex("previous_gen")])
+# the words of a comparison (comparisons.csv): 比/较/相比 Y, 高于/低于 Y, 与 Y 相同/相当, 介于 X 和 Y 之间, ≈ Y
+_ORDER_BEFORE = re.compile(rf"{LEX.alt('order_word')}\s*$")
+_BETWEEN = re.compile(r"介于\s*$")
+_ABOUT = re.compile(r"(?:~=|≈|约等于|相当于)\s*$")
+_WITH = re.compile(r"(?:与|和|跟|同)\s*$")
+_WAY = re.compile(rf"(?:{LEX.alt('direction')}|之间)")
+_SAME = re.compile(LEX.alt("same_word"))
+_ANY_COMPARISON = re.compile(rf"{LEX.alt('than')}|{LEX.alt('order_word')}|{LEX.alt('same_word')}|介于|~=|≈|相当于")
 _ONE = re.compile(r"[1一](?![\d.])")
 _CARD_NOUN = re.compile(r"\s*(?:GPU|显卡|加速卡|计算卡|卡)(?![A-Za-z])")
 
@@ -77,7 +85,40 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
         taken.append((start, end))
         out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
                          None, detail=kind, extra={"unknown": True, "cue": kind}))
+    # a comparison spans the name it compares with; one whose clause has a claim or a figure is read through it
+    read = [(d.start, d.end) for d in drafts + out]
+    for start, end in _comparisons(text, mentions):
+        cs, ce = clause_bounds(text, start)
+        if not any(s < max(end, ce) and cs < e for s, e in read):
+            read.append((start, end))
+            out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
+                             None, detail="comparison", extra={"unknown": True, "cue": "comparison"}))
     return out
+
+
+def _comparisons(text: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+    """The spans of comparisons with a named card, chip or architecture that no reader took: 比Y更强大, 低于Y,
+    与Y基本一致, 介于X和Y之间, ≈ Y (from the comparison word to the word that says which way)."""
+    if not _ANY_COMPARISON.search(text):
+        return []
+    named = sorted((m for m in mentions if m.kind in _HARDWARE), key=lambda m: m.start)
+    found: list[tuple[int, int]] = []
+    for m in named:
+        cs, ce = clause_bounds(text, m.start)
+        before = text[cs:m.start]
+        than = _THAN.search(before) or _BETWEEN.search(before) or _ABOUT.search(before)
+        order = _ORDER_BEFORE.search(before)
+        if order:
+            found.append((cs + order.start(), m.end))
+        elif than:
+            way = _WAY.search(text, m.end, ce)
+            if way or not _THAN.search(before):  # "相比RTX 3090，…": the clause after it says what is compared
+                found.append((cs + than.start(), way.end() if way else m.end))
+        elif _WITH.search(before):
+            same = _SAME.search(text, m.end, ce)
+            if same:
+                found.append((cs + _WITH.search(before).start(), same.end()))  # type: ignore[union-attr]
+    return found
 
 
 def _counts_cards(text: str, end: int, cards: list[int]) -> bool:
