@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claim_helpers import CHIP, FAM, LINK, C, P, S, claims_for, rows
+from tests.claim_helpers import CHIP, FAM, LINK, C, P, S, U, claims_for, rows
 
 # fmt: off
 CASES = [
@@ -41,7 +41,7 @@ CASES = [
      [("864 GB/s", "memory_bandwidth", "nvidia_l20", P, S), ("936 GB/s", "memory_bandwidth", "nvidia_rtx_3090", P, S),
       ("HBM", "memory_type", "nvidia_rtx_3090", P, C)]),
     # ...but not when the name is a card's value or part of its name
-    ("- 架构: Ampere (2021)", "t.md", []),
+    ("- 架构: Ampere (2021)", "t.md", [("2021", "figure", "", P, U)]),  # the year alone is recorded
     # an architecture glossed in brackets, or alone in brackets after the card
     ("RTX 2080 Ti搭载了全新的Turing（图灵）架构。", "t.txt", [("Turing", "architecture", "nvidia_rtx_2080_ti", P, S)]),
     ("A100 (Hopper)的显存为80GB。", "t.txt",

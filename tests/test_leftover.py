@@ -45,7 +45,8 @@ CASES: list[tuple[str, str, Rows]] = [
     ("这块新卡支持HDMI 2.1输出，DisplayPort 2.1b。", "t.txt",
      [("HDMI 2.1", FIG, "", P, U, "version"), ("DisplayPort 2.1b", FIG, "", P, U, "version")]),
     ("A100支持PCIe 4.0。", "t.txt", [("PCIe 4.0", "interface", "nvidia_a100", P, S, None)]),
-    ("它用的是第五代张量单元。", "t.txt", [("第五代", FIG, "", P, U, "generation")]),
+    ("这块卡的张量单元是第五代。", "t.txt", [("第五代", FIG, "", P, U, "generation")]),
+    ("PCIe: 4.0 x16", "t.md", [("PCIe: 4.0", FIG, "", P, U, "version")]),
     # a comparison with a named card that no reader took: from its comparison word to the word of its direction
     ("新卡的推理速度比A100更强大。", "t.txt", [("比A100更强", FIG, "", P, U, "comparison")]),
     ("它的显存带宽低于H100。", "t.txt", [("低于H100", FIG, "", P, U, "comparison")]),
@@ -54,6 +55,15 @@ CASES: list[tuple[str, str, Rows]] = [
     ("这张卡的性能 ~= A100。", "t.txt", [("~= A100", FIG, "", P, U, "comparison")]),
     ("H100的显存带宽高于A100。", "t.txt", [("高于A100", "ordering", "nvidia_h100", P, S, "memory_bandwidth")]),
     ("我和A100合影。", "t.txt", []),
+    # a product said to be a version of another, or to replace it
+    ("A800是A100的“合规版”。", "t.txt", [("是A100的“合规版", FIG, "nvidia_a800", P, U, "positioning")]),
+    ("H20是替代H100的中国市场专用型号。", "t.txt",
+     [("替代H100的中国市场专用型号", FIG, "nvidia_h20", P, U, "positioning")]),
+    # a feature no reader knows, after a support verb, in a short clause about hardware
+    ("H20支持虚拟化、多实例和加密计算。", "t.txt",
+     [("支持虚拟化、多实例和加密计算", FIG, "nvidia_h20", P, U, "feature")]),
+    ("RTX 3090支持NVLink。", "t.txt", [("支持NVLink", "supports", "nvidia_rtx_3090", P, S, None)]),
+    ("这个软件支持Windows和Linux。", "t.txt", []),
     # a year a reader understands is its claim, not a figure; one in a sentence about hardware is recorded
     ("RTX 4090于2022年发布。", "t.txt", [("2022年", "launch_year", "nvidia_rtx_4090", P, S, None)]),
     ("2016年，Pascal架构登场。", "t.txt", [("2016年", FIG, "", P, U, "year")]),
@@ -66,7 +76,8 @@ CASES: list[tuple[str, str, Rows]] = [
     ("- 最大线程数: 1024", "t.md", [("1024", FIG, "", P, U, "value")]),
     ("1. 第一步安装驱动", "t.md", []),
     ("| 参数 | 数值 |\n|---|---|\n| Warp Size | 32 |\n", "t.md", [("32", FIG, "", P, U, "value")]),
-    # the cards a count counts are how many the figures are of (read as such): no figure
+    # the cards a count counts are how many the figures after it are of (read as such): no figure
+    ("8块H100的显存合计640GB。", "t.txt", [("640GB", "memory_size", "nvidia_h100", SYS, S, None)]),
     ("这台服务器配备8块GPU。", "t.txt", []),
     ("整机最多可以把16块连在一起。", "t.txt", [("16块", FIG, "", P, U, "count")]),
     ("DGX H100里的8块H100共享一套散热。", "t.txt", [("8块H100", "composed_of", "dgx_h100", SYS, S, "gpu")]),

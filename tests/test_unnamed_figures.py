@@ -121,7 +121,7 @@ CASES = [
     ("RTX 3060的显存位宽为256。", "t.txt", [("256", "memory_bus_width", "nvidia_rtx_3060", P, C)]),
     # a number after a Latin word in a list item is that word's version, not a count of the cue before the list
     ("RTX 5090支援 5th 代 Tensor 核心、最新 DLSS 4 技術。", "t.txt",
-     [("5th 代 Tensor 核心", "generation", "nvidia_rtx_5090", P, S)]),
+     [("5th 代 Tensor 核心", "generation", "nvidia_rtx_5090", P, S), ("DLSS 4", "figure", "nvidia_rtx_5090", P, U)]),
     ("RTX 4090的Tensor Core 512", "t.txt", [("512", "tensor_cores", "nvidia_rtx_4090", P, S)]),
     # on-chip SRAM is a cache, not the card's memory
     ("Gaudi 3具有96MB SRAM片上内存，128GB HBM2e高带宽内存。", "t.txt",

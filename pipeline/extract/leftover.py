@@ -35,6 +35,7 @@ _ANY_AFTER = any_of(pattern for _kind, pattern in _AFTER)
 _BEFORE = [(kind, re.compile(rf"(?:{pattern.pattern})\s*$", re.I)) for kind, pattern in LEX.groups("figure_before")]
 _PHRASES = LEX.groups("figure_phrase")
 _YEAR = re.compile(r"(?:19[89]\d|20[0-4]\d)\s*年(?:\s*(?:1[0-2]|0?[1-9])\s*月)?")
+_YEAR_ALONE = re.compile(r"[\s\-*•#>]*(?:19[89]\d|20[0-4]\d)\s*年[\s。.:：,，]*")  # "2016年。": a history's date line
 # "Radeon 9700（2002）": a year alone in brackets
 _BRACKETED_YEAR = re.compile(r"[(（]\s*((?:19[89]\d|20[0-4]\d))\s*[)）,，、]")
 # a labelled value: the clause gives a label, then a colon, a bar or an equals sign, then the number alone
@@ -58,24 +59,30 @@ _ABOUT = re.compile(r"(?:~=|≈|约等于|相当于)\s*$")
 _WITH = re.compile(r"(?:与|和|跟|同)\s*$")
 _WAY = re.compile(rf"(?:{LEX.alt('direction')}|之间)")
 _SAME = re.compile(LEX.alt("same_word"))
-_ANY_COMPARISON = re.compile(rf"{LEX.alt('than')}|{LEX.alt('order_word')}|{LEX.alt('same_word')}|介于|~=|≈|相当于")
+_IS_OR_REPLACES = re.compile(r"(?:是|为|作为|替代|取代|对标)\s*$")
+_VERSION_OF = re.compile(r"\s*的[^,，。;；]{0,12}?(?:版本|版|型号|替代品|继任者|接班人|前代|后继)")
+_ANY_COMPARISON = re.compile(rf"替代|取代|对标|的[^,，。]{{0,12}}(?:版|型号)|{LEX.alt('than')}|{LEX.alt('order_word')}"
+                             rf"|{LEX.alt('same_word')}|介于|~=|≈|相当于")
+_FEATURE_VERB = re.compile(LEX.alt("feature_verb"))
+_FEATURE_LEN = 24  # a longer clause after the verb is prose, not the name of a feature
 _ONE = re.compile(r"[1一](?![\d.])")
 _CARD_NOUN = re.compile(r"\s*(?:GPU|显卡|加速卡|计算卡|卡)(?![A-Za-z])")
 
 
 def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts: list[Draft]) -> list[Draft]:
     """Claims of attribute ``figure`` for the numbers of ``text`` that no draft and no name covers."""
-    if not any(ch.isdigit() for ch in text) and not _has_cn_figure(text):
+    if not any(ch.isdigit() for ch in text) and not _has_cn_figure(text) and not _FEATURE_VERB.search(text):
         return []
     taken = [(d.start, d.end) for d in drafts] + [(m.start, m.end) for m in mentions]
     # a figure with a unit of a spec (GB, W, GB/s...) is the number readers' to read, record or leave alone
-    taken += [(q.num_start, q.end) for q in find_quantities(text) if q.kind in _SPEC_KINDS]
+    spec = [(q.num_start, q.end) for q in find_quantities(text) if q.kind in _SPEC_KINDS]
+    taken += spec
     cards = [m.start for m in mentions if m.kind in _COUNTED]
     # a year is a figure of the hardware its sentence names, or of what the text is about
-    dated = state.topic is not None or any(m.kind in _HARDWARE for m in mentions)
+    dated = state.topic is not None or any(m.kind in _HARDWARE for m in mentions) or bool(_YEAR_ALONE.fullmatch(text))
     out: list[Draft] = []
-    for start, end, kind in _figures(text, dated):
-        if any(s < end and start < e for s, e in taken) or (kind in _COUNTS and (
+    for start, at, end, kind in _figures(text, dated):
+        if any(s < end and at < e for s, e in taken) or (kind in _COUNTS and (
                 _counts_cards(text, end, cards) or _ONE.match(text, start)
                 or _NOT_THERE.search(text, *clause_bounds(text, start)))) or (
                 kind == "multiple" and _counts_cards(text, end, cards)) or (
@@ -87,37 +94,59 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
                          None, detail=kind, extra={"unknown": True, "cue": kind}))
     # a comparison spans the name it compares with; one whose clause has a claim or a figure is read through it
     read = [(d.start, d.end) for d in drafts + out]
-    for start, end in _comparisons(text, mentions):
+    for start, end, what in _comparisons(text, mentions):
         cs, ce = clause_bounds(text, start)
         if not any(s < max(end, ce) and cs < e for s, e in read):
             read.append((start, end))
             out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
-                             None, detail="comparison", extra={"unknown": True, "cue": "comparison"}))
+                             None, detail=what, extra={"unknown": True, "cue": what}))
+    for start, end in _features(text) if dated else ():  # what hardware supports, in a text about it
+        cs, ce = clause_bounds(text, start)
+        if not any(s < ce and cs < e for s, e in read + spec):  # a figure in it was read, or left alone
+            read.append((start, end))
+            out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
+                             None, detail="feature", extra={"unknown": True, "cue": "feature"}))
     return out
 
 
-def _comparisons(text: str, mentions: list[Mention]) -> list[tuple[int, int]]:
+def _features(text: str) -> list[tuple[int, int]]:
+    """"支持硬件级的视频编解码": a support or novelty verb and what follows it in its clause, when the clause is
+    short enough to be one feature (a clause no reader took)."""
+    found = []
+    for m in _FEATURE_VERB.finditer(text):
+        _cs, ce = clause_bounds(text, m.start())
+        thing = text[m.end():ce].rstrip(" 。.!！?？")
+        if 1 <= len(thing.strip()) <= _FEATURE_LEN and re.search(r"[A-Za-z\u4e00-\u9fff]", thing):
+            found.append((m.start(), m.end() + len(thing)))
+    return found
+
+
+def _comparisons(text: str, mentions: list[Mention]) -> list[tuple[int, int, str]]:
     """The spans of comparisons with a named card, chip or architecture that no reader took: 比Y更强大, 低于Y,
     与Y基本一致, 介于X和Y之间, ≈ Y (from the comparison word to the word that says which way)."""
     if not _ANY_COMPARISON.search(text):
         return []
     named = sorted((m for m in mentions if m.kind in _HARDWARE), key=lambda m: m.start)
-    found: list[tuple[int, int]] = []
+    found: list[tuple[int, int, str]] = []
     for m in named:
         cs, ce = clause_bounds(text, m.start)
         before = text[cs:m.start]
         than = _THAN.search(before) or _BETWEEN.search(before) or _ABOUT.search(before)
         order = _ORDER_BEFORE.search(before)
-        if order:
-            found.append((cs + order.start(), m.end))
+        version = _VERSION_OF.match(text, m.end, ce) if _IS_OR_REPLACES.search(before) else None
+        if version:  # "A800是A100的合规版", "替代A100的中国市场专用型号": a product said to be a version of another
+            found.append((cs + _IS_OR_REPLACES.search(before).start(), version.end(),  # type: ignore[union-attr]
+                          "positioning"))
+        elif order:
+            found.append((cs + order.start(), m.end, "comparison"))
         elif than:
             way = _WAY.search(text, m.end, ce)
             if way or not _THAN.search(before):  # "相比RTX 3090，…": the clause after it says what is compared
-                found.append((cs + than.start(), way.end() if way else m.end))
+                found.append((cs + than.start(), way.end() if way else m.end, "comparison"))
         elif _WITH.search(before):
             same = _SAME.search(text, m.end, ce)
             if same:
-                found.append((cs + _WITH.search(before).start(), same.end()))  # type: ignore[union-attr]
+                found.append((cs + _WITH.search(before).start(), same.end(), "comparison"))  # type: ignore[union-attr]
     return found
 
 
@@ -136,18 +165,19 @@ def _has_cn_figure(text: str) -> bool:
     return any(ch in _CN for ch in text) or any(p.search(text) for _k, p in _PHRASES)
 
 
-def _figures(text: str, dated: bool) -> list[tuple[int, int, str]]:
-    """(start, end, kind) of every figure the words around it type, in text order."""
-    found: list[tuple[int, int, str]] = []
+def _figures(text: str, dated: bool) -> list[tuple[int, int, int, str]]:
+    """(start, start of its number, end, kind) of every figure the words around it type, in text order (a figure
+    typed by the name before it starts at the name, which may be a name of the text's own)."""
+    found: list[tuple[int, int, int, str]] = []
     for phrase, pattern in _PHRASES:
-        found += [(m.start(), m.end(), phrase) for m in pattern.finditer(text)]
+        found += [(m.start(), m.start(), m.end(), phrase) for m in pattern.finditer(text)]
     if dated:
-        found += [(m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
-        found += [(m.start(1), m.end(1), "year") for m in _BRACKETED_YEAR.finditer(text)]
+        found += [(m.start(), m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
+        found += [(m.start(1), m.start(1), m.end(1), "year") for m in _BRACKETED_YEAR.finditer(text)]
     for m in _NUMBER.finditer(text):
         typed, end = _kind(text, m)
         if typed is not None:
-            found.append((_start(text, m.start(), typed), end, typed))
+            found.append((_start(text, m.start(), typed), m.start(), end, typed))
     return sorted(found)
 
 

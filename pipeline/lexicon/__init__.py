@@ -49,7 +49,8 @@ class RoleSpec:
 _NONE: frozenset[str] = frozenset()
 # what an unread figure is (the claim's detail): a multiple, a share, a count of something, a price...
 _FIGURE_KINDS = frozenset({"multiple", "percent", "count", "machines", "gpus", "cpu_cores", "price", "duration",
-                           "resolution", "length", "rate", "year", "value", "version", "generation"})
+                           "resolution", "length", "rate", "year", "value", "version", "generation",
+                           "comparison", "positioning", "feature"})
 ROLES: dict[str, RoleSpec] = {
     # attributes.csv: what a figure is a figure of
     "count_cue": RoleSpec("attributes", "a count's attribute, written after or before the number", ATTRIBUTE_VALUES),
@@ -169,7 +170,8 @@ ROLES: dict[str, RoleSpec] = {
     "inherit_verb": RoleSpec("comparisons", "X<word>Y的…: X has Y's (chip, architecture…)", _NONE),
     "inherited_attribute": RoleSpec("comparisons", "沿用Y的<word>: what is inherited", ATTRIBUTE_VALUES),
     "fraction_word": RoleSpec("comparisons", "是Y的<word>: a ratio in words (value: the factor)", None),
-    "generic_spec": RoleSpec("comparisons", "the clause compares something general (其他参数, 吞吐量), no one spec",
+    "generic_spec": RoleSpec("comparisons", "the clause compares something general (其他参数, 吞吐量), no one spec: "
+                             "recorded, never judged",
                              _NONE),
     # history.csv: which architecture introduced what, 首款 claims, generations (pipeline/extract/history.py)
     "feature_name": RoleSpec("history", "a feature, as the architectures table's 'introduced' spells it", None),
@@ -226,6 +228,8 @@ ROLES: dict[str, RoleSpec] = {
     "figure_after": RoleSpec("unread", "after a number: the kind of figure it is", _FIGURE_KINDS),
     "figure_before": RoleSpec("unread", "before a number: the kind of figure it is", _FIGURE_KINDS),
     "figure_phrase": RoleSpec("unread", "words that are a figure themselves (翻倍, 减半)", _FIGURE_KINDS),
+    "feature_verb": RoleSpec("unread", "before what a product supports or brings: a feature no reader knows",
+                             frozenset({"feature"})),
 }
 FILES = tuple(dict.fromkeys(spec.file for spec in ROLES.values()))
 
