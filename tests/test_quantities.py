@@ -60,7 +60,7 @@ UNIT_CASES = [
     ("L40S的推理速度提升了50%",                       "50%",              50,      "percent", "percent"),
     ("H100的推理吞吐是上一代的30倍",                   "30倍",             30,      "ratio",   "ratio"),
     # operations a second counted with a magnitude word: floating-point ones in TFLOPS, others in TOPS
-    ("这张卡每秒可完成16万亿次浮点运算",                "16万亿次浮点运算",   16,      "TFLOPS",  "tput"),
+    ("这张卡每秒可完成12万亿次浮点运算",                "12万亿次浮点运算",   12,      "TFLOPS",  "tput"),
     ("这张卡每秒可完成130万亿次INT8运算",              "130万亿次INT8运算", 130,     "TOPS",    "tput"),
     ("这台超算的峰值是每秒2千万亿次浮点运算",             "2千万亿次浮点运算",  2000,    "TFLOPS",  "tput"),
     ("这个机柜的FP4算力为1.4 EFLOPS",                "1.4 EFLOPS",       1.4e6,   "TFLOPS",  "tput"),

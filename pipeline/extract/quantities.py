@@ -29,7 +29,7 @@ _UNIT = (
     r"|(?P<tput>(?:(?:FP|INT|BF|TF)\d{1,2}\s?)?"  # "29 FP32 TFLOPS", "101.90 INT8 TOPS": the precision between
     r"(?P<tput_unit>(?:[EPTGeptg]|Exa|Peta|Tera|Giga|exa|peta|tera|giga)?\s?(?:FLOPS|FLOPs|flops|Flops)"
     r"|(?:AI\s?)?[PT]OPS|[PT]ops"
-    # "16万亿次浮点运算": operations a second, counted (only with a magnitude word)
+    # "12万亿次浮点运算": operations a second, counted (only with a magnitude word)
     r"|次\s*(?:的)?\s*(?:浮点|整数|张量|矩阵|AI|(?:FP|INT|BF|TF)\d{1,2})?\s*(?:运算|计算|操作)))"
     r"|(?P<freq>[MmGg][Hh][Zz])"
     r"|(?P<size>[KMGT]i?B(?![A-Za-z]|/\s*[sS])|[GT](?![A-Za-z/\d]))"
