@@ -36,8 +36,9 @@ TPU_CASES = [
     # the inter-chip interconnect's own figure is not checked against the HBM (the reference has no ICI rows)
     ("TPU v5p的ICI带宽为1200GB/s。", [("1200GB/s", "interconnect_bandwidth", "google_tpu_v5p", P, U)]),
     ("TPU v5e的ICI带宽为1.6Tbps。", [("1.6Tbps", "interconnect_bandwidth", "google_tpu_v5e", P, U)]),
-    ("TPU v5e支持ICI互联，HBM带宽819GB/s。",
-     [("HBM", "memory_type", "google_tpu_v5e", P, S), ("819GB/s", "memory_bandwidth", "google_tpu_v5e", P, S)]),
+    ("TPU v5e支持ICI互联，HBM带宽819GB/s。",  # the link it supports is recorded, not judged
+     [("支持ICI互联", "figure", "google_tpu_v5e", P, U), ("HBM", "memory_type", "google_tpu_v5e", P, S),
+      ("819GB/s", "memory_bandwidth", "google_tpu_v5e", P, S)]),
     ("TPU v5p的显存带宽为2765GB/s。", [("2765GB/s", "memory_bandwidth", "google_tpu_v5p", P, S)]),
     ("Google TPU v4的峰值算力为275 TFLOPS（BF16）。",
      [("275 TFLOPS", "bf16", "google_tpu_v4", P, S), ("BF16", "figure_label", "google_tpu_v4", P, S)]),

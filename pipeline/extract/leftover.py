@@ -116,6 +116,8 @@ def _features(text: str) -> list[tuple[int, int]]:
     for m in _FEATURE_VERB.finditer(text):
         _cs, ce = clause_bounds(text, m.start())
         thing = text[m.end():ce].rstrip(" 。.!！?？")
+        if thing.startswith("的"):  # "Hopper新增的数据格式": a relative clause, what follows is its head noun
+            continue
         if 1 <= len(thing.strip()) <= _FEATURE_LEN and re.search(r"[A-Za-z\u4e00-\u9fff]", thing):
             found.append((m.start(), m.end() + len(thing)))
     return found
