@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.test_owner_scope import claims_with_reasons
 
-P, CHIP, U, S, C = "product", "chip", "unverifiable", "supported", "contradicted"
+P, CHIP, F, U, S, C = "product", "chip", "family", "unverifiable", "supported", "contradicted"
 
 # fmt: off
 CASES = [
@@ -45,6 +45,13 @@ CASES = [
     ("RTX 4080发布时，台积电的3nm工艺还没有量产。", []),
     ("RTX 4080拥有459亿个晶体管，基于台积电4N工艺制造。", [("459亿个", "transistors", "nvidia_rtx_4080", P, S, None),
                                                 ("台积电4N", "process_node", "nvidia_rtx_4080", P, S, None)]),
+    # a foundry written after the node, as spec lines do
+    ("RTX 3070：Ampere架构，8nm Samsung", [("Ampere", "architecture", "nvidia_rtx_3070", P, S, None),
+                                      ("8nm Samsung", "process_node", "nvidia_rtx_3070", P, S, None)]),
+    ("L40采用7nm TSMC工艺。", [("7nm TSMC", "process_node", "nvidia_l40", P, C, None)]),  # TSMC 4N
+    # said of an architecture: its dies; one the table does not list may be made on another node
+    ("Turing架构采用12nm工艺。", [("12nm", "process_node", "Turing", F, S, None)]),
+    ("Turing架构采用三星8nm工艺。", [("三星8nm", "process_node", "Turing", F, U, "no_reference_value")]),
 ]
 
 DIE_SIZES = [

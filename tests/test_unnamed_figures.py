@@ -58,6 +58,9 @@ CASES = [
      [("24GB", "memory_size", "nvidia_l4", P, S), ("比T4多50%", "ratio", "nvidia_l4", P, S)]),
     # a figure's own label in brackets names its format, whatever came before
     ("B200的单精度Tensor Core性能达45000 TFLOPS（FP4）。", "t.txt", [("45000 TFLOPS", "fp4", "nvidia_b200", P, C)]),
+    # or among the notes of its bracket, after a comma; an accumulate precision there is not the operands'
+    ("L40S的张量性能为362 TFLOPS（稠密，FP16）。", "t.txt", [("362 TFLOPS", "fp16", "nvidia_l40s", P, S)]),
+    ("L40S的张量性能为362 TFLOPS（稠密，FP8）。", "t.txt", [("362 TFLOPS", "fp8", "nvidia_l40s", P, "misattributed")]),
     # a column's unit in its header gives the bare numbers under it their unit
     ("| 加速器 | 显存<br>(GB) | 类型 | 峰值带宽<br>(TBps) |\n| :--- | ---: | :--- | ---: |\n"
      "| NVIDIA L40S | 48 | GDDR6 | 0.86 |\n| NVIDIA H200 SXM | 141 | HBM3e | 3.9 |\n", "t.md",

@@ -35,12 +35,16 @@ def _chips(claim: Claim, ref: Reference) -> list[str]:
     if claim.scope is Scope.CHIP:
         found = ref.entity(subject)
         return [found.id] if found is not None and found.kind == "chip" else []
+    if claim.scope is Scope.FAMILY:
+        found = ref.entity(subject)
+        return list(ref.chips_of_architecture(found.id)) if found is not None else []
     return [c for pid in ref.members(subject) for c in ref.chips_of(pid)]
 
 
 def check_process(claim: Claim, ref: Reference) -> Check:
     name = ref.name(claim.subject or "")
-    where = name if claim.scope is Scope.CHIP else f"{name}的GPU芯片"
+    where = name if claim.scope is Scope.CHIP else f"{name}架构的GPU芯片" if claim.scope is Scope.FAMILY else \
+        f"{name}的GPU芯片"
     chips = list(dict.fromkeys(_chips(claim, ref)))
     nm = {str(r.value) for c in chips for r in ref.facts(c, "process_nm")}
     nodes = [r for c in chips for r in ref.facts(c, "process_node")]
@@ -56,6 +60,10 @@ def check_process(claim: Claim, ref: Reference) -> Check:
     if node_ok and foundry_ok:
         return Check(Verdict.SUPPORTED, f"{where}采用{expected}，与文中所述相符。", expected,
                      first.source_url, first.source_title)
+    if claim.scope is Scope.FAMILY:  # an architecture's dies may be made on more nodes than the table lists
+        return Check(Verdict.UNVERIFIABLE, f"参考表收录的{name}架构芯片采用{expected}，不是文中的“{quoted(claim)}”；"
+                     "该架构可能有参考表未收录的芯片，不作判断。", expected, first.source_url, first.source_title,
+                     Reason.NO_REFERENCE_VALUE)
     several_dies = any(float(r.value) > 1 for c in chips for r in ref.facts(c, "die_count"))
     if several_dies:
         return Check(Verdict.UNVERIFIABLE, f"{name}由多颗die封装而成，参考表只收录了{expected}，各die的工艺可能不同，"

@@ -320,6 +320,13 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
         own = [attr for attr, pat in PRECISION_CUES if attr and pat.fullmatch(label.group(1))]
         if own:
             return own[0]
+    bracket = _BRACKET_NOTE.match(text, q.end)  # "330 TFLOPS（密集模式，FP16）": the figure's note, commas and all
+    if bracket is not None:
+        noted = sorted(((m.start(), attr) for attr, pat in PRECISION_CUES if attr
+                        for m in pat.finditer(text, bracket.start(1), bracket.end(1))
+                        if not _ACCUMULATE.match(text, m.end())), key=lambda x: x[0])
+        if noted:
+            return noted[0][1]
     before = sorted(((m.start(), m.end(), attr) for attr, pat in PRECISION_CUES
                      for m in pat.finditer(text, cs, q.start)), key=lambda x: (x[0], x[1]))
     # "FP16 Tensor算力（FP32累加）": the accumulate precision is not the operands'
@@ -343,6 +350,7 @@ def precision_attribute(text: str, q: Quantity) -> str | None:
     return earlier[-1][1] if earlier else None
 
 
+_BRACKET_NOTE = re.compile(r"\s*[(（]([^()（）]{1,40})[)）]")
 _OWN_LABEL = re.compile(r"\s*[(（]\s*([A-Za-z0-9]{2,6})\s*[)）,，、]")
 _ACCUMULATE = re.compile(r"\s*(?:累加|累积|accumulat)", re.I)
 

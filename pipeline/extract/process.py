@@ -16,7 +16,7 @@ from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
 from .numbers import respective_cards
-from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, resolve
+from .subjects import SUBJECT_KINDS, DocState, Subject, as_subject, family_owner, resolve
 
 _FOUNDRY = cues.LEX.alt("foundry")
 _PROCESS_WORD = cues.LEX.alt("process_word")
@@ -27,6 +27,8 @@ _ANY_NODE = re.sub(r"\?P<\w+>", "", _NODE)
 # the process word after the node, or after the nodes listed with it ("5nm和6nm工艺")
 _WORD_AFTER = rf"(?P<word>(?:\s*(?:和|与|及|、|/|或)\s*{_ANY_NODE})*\s*(?:的)?\s*[\u4e00-\u9fff]{{0,3}}{_PROCESS_WORD})"
 _PHRASE = re.compile(rf"(?P<foundry>{_FOUNDRY})?\s*(?:的)?\s*(?P<node>{_NODE})(?={_WORD_AFTER})?", re.I)
+# a foundry named right after the node, as spec lines write it ("8nm Samsung", "7 nm TSMC")
+_FOUNDRY_AFTER = re.compile(rf"\s*(?P<foundry>{_FOUNDRY})(?![A-Za-z])", re.I)
 _WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
 # a verb that says a card is made on the node ("采用", "基于", "…制造"): needed when the card is named in another clause
 _VERB = cues.LEX.regex("process_verb")
@@ -42,15 +44,18 @@ def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
     respectively = _respectively(text, mentions, phrases)
     for m in phrases:
         cs, ce = cues.clause_bounds(text, m.start())
-        said = m.group("foundry") or m.group("word") or _WORD_BEFORE.search(text, cs, m.start()) or (
+        after = None if m.group("foundry") else _FOUNDRY_AFTER.match(text, m.end("node"))
+        said = m.group("foundry") or after or m.group("word") or _WORD_BEFORE.search(text, cs, m.start()) or (
             m.group("nm") and _after_a_name(text, m.start(), mentions))
         if m.group("name") and not said:
             continue  # "N7" alone may be anything; a node name needs a foundry or a process word
         if not said or cues.NEGATION.search(text, cs, m.start()):
             continue
         node = f"{m.group('nm')} nm" if m.group("nm") else m.group("name").upper()
-        foundry = cues.LEX.value_of("foundry", m.group("foundry")) if m.group("foundry") else None
-        start, end = m.start("foundry") if m.group("foundry") else m.start("node"), m.end("node")
+        named = m.group("foundry") or (after.group("foundry") if after else None)
+        foundry = cues.LEX.value_of("foundry", named) if named else None
+        start = m.start("foundry") if m.group("foundry") else m.start("node")
+        end = after.end("foundry") if after else m.end("node")
         owners = [(respectively[m.start()], Scope.PRODUCT)] if m.start() in respectively else _owners(
             text, start, mentions, state)
         if _said_of_the_node(text, m, cs, ce):  # "H100发布时，台积电的3nm工艺还没有量产": not what H100 is made on
@@ -90,10 +95,13 @@ def _respectively(text: str, mentions: list[Mention], phrases: list[re.Match[str
 
 
 def _owners(text: str, pos: int, mentions: list[Mention], state: DocState) -> list[tuple[Subject, Scope]]:
-    """The card(s) the usual rules find; else the chip named last before the node in its clause."""
+    """The card(s) the usual rules find; else the chip named last before the node in its clause; else the
+    architecture the sentence or its section is about ("Ampere架构采用7nm工艺": said of the family's dies)."""
     cs, _ce = cues.clause_bounds(text, pos)
     chips = [m for m in mentions if m.kind == "chip" and cs <= m.start and m.end <= pos]
     cards = [m for m in mentions if m.kind in SUBJECT_KINDS and cs <= m.start and m.end <= pos]
     if chips and (not cards or chips[-1].start > cards[-1].start):
         return [(as_subject(text, chips[-1], "clause"), Scope.CHIP)]
-    return [(s, Scope.PRODUCT) for s in resolve(text, pos, mentions, state)]
+    owners = [(s, Scope.PRODUCT) for s in resolve(text, pos, mentions, state)]
+    family = None if owners else family_owner(text, pos, mentions, state)
+    return [(family, Scope.FAMILY)] if family is not None else owners
