@@ -204,7 +204,8 @@ HARDWARE_CASES = [
     # no concept claim: that the slot can power it is a claim of its own (70 W, within a slot's 75 W)
     ("T4通过PCIe插槽供电。",                  [("PCIe插槽供电", "slot_powered", "nvidia_t4", P, S, "yes")]),
     ("T4配有冗余电源。",                      [concept("冗余电源", "nvidia_t4", "redundant_psu")]),
-    ("这台服务器配有冗余电源，机箱里插了四块T4。",  []),  # the server's power supply
+    # the server's power supply; how many cards it holds is recorded, of no card
+    ("这台服务器配有冗余电源，机箱里插了四块T4。",  [("四块", "figure", "", P, "unverifiable", "四块")]),
     ("A100 PCIe版配有冗余电源。",              [concept("冗余电源", "nvidia_a100", "redundant_psu")]),
     ("A2内置TensorFlow框架，开箱即用。",        [concept("内置TensorFlow", "nvidia_a2", "builtin_framework")]),
     ("T4内置了PyTorch框架。",                 [concept("内置了PyTorch框架", "nvidia_t4", "builtin_framework")]),

@@ -157,7 +157,8 @@ def test_markdown_table_cells(tmp_path: Path, ref) -> None:  # type: ignore[no-u
         "| H100 SXM5 | 16896 | 80GB | 3.35 TB/s |\n| L4 | 7424 | 24GB | 500 GB/s |\n", encoding="utf-8")
     doc = read_document(md, tmp_path)
     claims, _ = analyse(doc, ref)
-    assert rows(claims) == [("16896", "cuda_cores", "nvidia_h100", P, S),
+    assert rows(claims) == [("两张", "figure", "", P, "unverifiable"),  # the heading's count of cards, recorded
+                            ("16896", "cuda_cores", "nvidia_h100", P, S),
                             ("80GB", "memory_size", "nvidia_h100", P, S),
                             ("3.35 TB/s", "memory_bandwidth", "nvidia_h100", P, S),
                             ("7424", "cuda_cores", "nvidia_l4", P, S),

@@ -76,9 +76,13 @@ CASES: list[tuple[str, str, Rows]] = [
     ("- 最大线程数: 1024", "t.md", [("1024", FIG, "", P, U, "value")]),
     ("1. 第一步安装驱动", "t.md", []),
     ("| 参数 | 数值 |\n|---|---|\n| Warp Size | 32 |\n", "t.md", [("32", FIG, "", P, U, "value")]),
-    # the cards a count counts are how many the figures after it are of (read as such): no figure
+    # the cards a count counts are how many the figures of its sentence are of (read as such): no figure
     ("8块H100的显存合计640GB。", "t.txt", [("640GB", "memory_size", "nvidia_h100", SYS, S, None)]),
-    ("这台服务器配备8块GPU。", "t.txt", []),
+    ("4块L4组成的推理机，每块显存24GB。", "t.txt", [("24GB", "memory_size", "nvidia_l4", P, S, None)]),
+    # with no figure in its sentence, how many cards is a figure of its own, of no card
+    ("这台服务器配备8块GPU。", "t.txt", [("8块", FIG, "", P, U, "gpus")]),
+    ("超算中心最多可将512块H100互联。", "t.txt", [("512块", FIG, "", P, U, "gpus")]),
+    ("每个机柜放着4× L40S。", "t.txt", [("4×", FIG, "", P, U, "gpus")]),
     ("整机最多可以把16块连在一起。", "t.txt", [("16块", FIG, "", P, U, "count")]),
     ("DGX H100里的8块H100共享一套散热。", "t.txt", [("8块H100", "composed_of", "dgx_h100", SYS, S, "gpu")]),
     # one unit, the scope of what follows; units a clause says are not there; words that are no figures

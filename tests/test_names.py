@@ -72,13 +72,13 @@ def test_host_interface(text: str, expected: list[tuple[str, ...]]) -> None:
 MAKER_CASES = [
     # each sentence where the vendor made something else (no claim) is followed by its control: the same vendor
     # words said of the card are a manufacturer claim
-    ("超微电脑推出的GPU服务器可搭载8块H100。",        []),
+    ("超微电脑推出的GPU服务器可搭载8块H100。",        [("8块", "figure", "", P, U)]),
     ("超微电脑推出了H100。",                      [("超微电脑推出", "manufacturer", "nvidia_h100", P, C)]),
-    ("美超微推出的服务器可搭载8块H100。",            []),
+    ("美超微推出的服务器可搭载8块H100。",            [("8块", "figure", "", P, U)]),
     ("美超微推出的H100加速卡。",                   [("美超微推出", "manufacturer", "nvidia_h100", P, C)]),
     ("英伟达DGX H100采用了英特尔推出的至强处理器。",    []),
     ("H100由英特尔推出，采用了至强处理器。",          [("英特尔推出", "manufacturer", "nvidia_h100", P, C)]),
-    ("AMD推出的EPYC处理器可以搭配8块H100使用。",      []),
+    ("AMD推出的EPYC处理器可以搭配8块H100使用。",      [("8块", "figure", "", P, U)]),
     ("AMD推出的H100加速卡，可以8块一起使用。",        [("AMD推出", "manufacturer", "nvidia_h100", P, C),
                                                   ("8块", "figure", "nvidia_h100", P, U)]),
     ("AMD推出的H100可以搭配EPYC处理器使用。",      [("AMD推出", "manufacturer", "nvidia_h100", P, C)]),

@@ -68,7 +68,8 @@ SYSTEM_CASES = [
     ("# DGX H100\n\n- 显存：640GB\n- 功耗：10.2kW\n", "t.md",
      [("640GB", "memory_size", "nvidia_h100", Y, S, None), ("10.2kW", "tdp", "nvidia_h100", Y, S, None)]),
     ("# DGX H100\n\n- GPU：8× H100 SXM5\n- 显存：640GB\n- 每块GPU显存：80GB\n", "t.md",
-     [("640GB", "memory_size", "nvidia_h100", Y, S, None), ("80GB", "memory_size", "nvidia_h100", P, S, None)]),
+     [("8×", "figure", "", P, U, "unknown_attribute"), ("640GB", "memory_size", "nvidia_h100", Y, S, None),
+      ("80GB", "memory_size", "nvidia_h100", P, S, None)]),
     ("# DGX H100\n\n- 显存：512GB\n", "t.md",
      [("512GB", "memory_size", "nvidia_h100", Y, C, None)]),
     ("### 整机参数（DGX H100）\n\n| 项目 | 数值 |\n|---|---|\n| GPU显存 | 640GB |\n", "t.md",
@@ -84,7 +85,7 @@ SYSTEM_CASES = [
       ("600GB", "memory_size", "nvidia_h100", Y, C, None)]),
     # with no system named, 整套系统 is some system: unverifiable
     ("这台机器有8块H100。每块H100拥有80GB显存。整套系统的GPU显存为640GB。", "t.txt",
-     [("80GB", "memory_size", "nvidia_h100", P, S, None),
+     [("8块", "figure", "", P, U, "unknown_attribute"), ("80GB", "memory_size", "nvidia_h100", P, S, None),
       ("640GB", "memory_size", "nvidia_h100", Y, U, "scope_not_product")]),
     # under a system's heading a figure that fits neither the system nor one card is not flagged as a card's
     ("# DGX H100\n\n- CUDA核心：16896\n- CUDA核心：20000\n", "t.md",

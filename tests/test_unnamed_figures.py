@@ -107,11 +107,11 @@ CASES = [
      [("2个Grace", "composed_of", "nvidia_gb200", P, C), ("2个B200", "composed_of", "nvidia_gb200", P, S)]),
     ("DGX H100配备8块H100。", "t.txt", [("8块H100", "composed_of", "dgx_h100", "system", S)]),
     ("DGX H100配备4块H100。", "t.txt", [("4块H100", "composed_of", "dgx_h100", "system", C)]),
-    ("H100比8块A100还快。", "t.txt", []),
+    ("H100比8块A100还快。", "t.txt", [("8块", "figure", "", P, U)]),  # how many cards: recorded, of no card
     # a count of GPUs after a system's name (control: no system named)
     ("DGX H100配备4块GPU。", "t.txt", [("4块GPU", "composed_of", "dgx_h100", "system", C)]),
     ("DGX B200服务器可组8卡。", "t.txt", [("8卡", "composed_of", "dgx_b200", "system", S)]),
-    ("这台服务器配备8块GPU。", "t.txt", []),
+    ("这台服务器配备8块GPU。", "t.txt", [("8块", "figure", "", P, U)]),
     # the whole named by the section: the card the text is about
     ("## GB200\n\nCPU：2× NVIDIA Grace\nGPU：2× B200\n", "t.md",
      [("2× NVIDIA Grace", "composed_of", "nvidia_gb200", P, C), ("2× B200", "composed_of", "nvidia_gb200", P, S)]),

@@ -83,15 +83,17 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
     out: list[Draft] = []
     for start, at, end, kind in _figures(text, dated):
         if any(s < end and at < e for s, e in taken) or (kind in _COUNTS and (
-                _counts_cards(text, end, cards) or _ONE.match(text, start)
-                or _NOT_THERE.search(text, *clause_bounds(text, start)))) or (
-                kind == "multiple" and _counts_cards(text, end, cards)) or (
-                kind == "gpus" and _names_cards(text, start, mentions)):
-            continue  # a count of the cards (8块H100, 8× H100), one unit the figures after it are per (1个SM里…),
-            # or a count its clause says is not the card's
+                _ONE.match(text, start) or _NOT_THERE.search(text, *clause_bounds(text, start)))):
+            continue  # one unit the figures after it are per (1个SM里…), or a count its clause says is not the card's
+        of_cards = ((kind in _COUNTS or kind == "multiple") and _counts_cards(text, end, cards)) or (
+            kind == "gpus" and _names_cards(text, start, mentions))
+        if of_cards and _read_with(drafts):
+            continue  # a count of the cards (8块H100, 8× H100) that the figures of its sentence are of
         taken.append((start, end))
-        out.append(Draft(start, end, _owner(text, start, end, mentions, state), UNKNOWN_FIGURE, text[start:end],
-                         None, detail=kind, extra={"unknown": True, "cue": kind}))
+        # "最多256个H100互联": how many cards, a figure of its own, of whatever holds them (no card owns its count)
+        owner = NO_OWNER if of_cards else _owner(text, start, end, mentions, state)
+        out.append(Draft(start, end, owner, UNKNOWN_FIGURE, text[start:end], None,
+                         detail="gpus" if of_cards else kind, extra={"unknown": True, "cue": kind}))
     # a comparison spans the name it compares with; one whose clause has a claim or a figure is read through it
     read = [(d.start, d.end) for d in drafts + out]
     for start, end, what in _comparisons(text, mentions):
@@ -155,6 +157,12 @@ def _comparisons(text: str, mentions: list[Mention]) -> list[tuple[int, int, str
 def _counts_cards(text: str, end: int, cards: list[int]) -> bool:
     at = len(text) - len(text[end:].lstrip())
     return at in cards or _CARD_NOUN.match(text, end) is not None
+
+
+def _read_with(drafts: list[Draft]) -> bool:
+    """A claim of the count's sentence was read: the count says how many cards that figure is of (8块H100，显存
+    640GB; 8块H100组成的系统功耗10.2kW)."""
+    return bool(drafts)
 
 
 def _names_cards(text: str, start: int, mentions: list[Mention]) -> bool:
