@@ -34,6 +34,13 @@ CASES = [
     # the reference board's and the Founders Edition's power are both NVIDIA's
     ("RTX 2080的功耗为225W。", [("225W", "tdp", "nvidia_rtx_2080", P, S)]),
     ("RTX 2070的功耗为175W。", [("175W", "tdp", "nvidia_rtx_2070", P, S)]),
+    # the 2080 Ti's throughput (Turing whitepaper): reference clock and Founders Edition; a FP32 figure given as FP16
+    ("RTX 2080 Ti的FP32算力为13.4 TFLOPS。", [("13.4 TFLOPS", "fp32", "nvidia_rtx_2080_ti", P, S)]),
+    ("RTX 2080 Ti的FP32算力为14.2 TFLOPS。", [("14.2 TFLOPS", "fp32", "nvidia_rtx_2080_ti", P, S)]),
+    ("RTX 2080 Ti的FP32算力为16.3 TFLOPS。", [("16.3 TFLOPS", "fp32", "nvidia_rtx_2080_ti", P, C)]),
+    ("RTX 2080 Ti的Tensor FP16算力为107.6 TFLOPS。", [("107.6 TFLOPS", "fp16", "nvidia_rtx_2080_ti", P, S)]),
+    ("RTX 2080 Ti的FP16算力为14.2 TFLOPS。", [("14.2 TFLOPS", "fp16", "nvidia_rtx_2080_ti", P, "misattributed")]),
+    ("RTX 2080 Ti的INT8算力为227.7 TOPS。", [("227.7 TOPS", "int8", "nvidia_rtx_2080_ti", P, S)]),
     ("RTX 2060配备6GB显存，带宽336GB/s。",
      [("6GB", "memory_size", "nvidia_rtx_2060", P, S), ("336GB/s", "memory_bandwidth", "nvidia_rtx_2060", P, S)]),
     ("RTX 20系列显卡最多配备11GB显存。", [("11GB", "memory_size", "nvidia_rtx_20", P, S)]),
