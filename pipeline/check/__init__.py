@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from ..config import Tolerance
 from ..knowledge.reference import (
     CHIP_FIGURES,
+    CPU_ATTRIBUTES,
     NUMERIC_ATTRIBUTES,
     THROUGHPUT_ATTRIBUTES,
     Reference,
@@ -29,7 +30,7 @@ from ..records import (
     Verdict,
     evolve,
 )
-from .chip import check_chip_figure, check_compute_capability, check_process
+from .chip import check_chip_figure, check_compute_capability, check_cpu_figure, check_process
 from .compare import (
     candidate_rows,
     expected_text,
@@ -195,6 +196,8 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
     kind = check_kind(claim, ref, tol)  # comparisons, computations, history (pipeline/check/kinds.py)
     if kind is not None:
         return kind
+    if claim.attribute in CPU_ATTRIBUTES:  # a superchip's CPU die (Grace)
+        return check_cpu_figure(claim, ref, tol or Tolerance())
     secondary = check_secondary(claim, ref, tol)
     if secondary is not None:
         return secondary

@@ -159,3 +159,40 @@ def check_compute_capability(claim: Claim, ref: Reference) -> Check:
                      first.source_url, first.source_title)
     return Check(Verdict.CONTRADICTED, f"{name}的计算能力应为{expected}，文中“{quoted(claim)}”不正确。", expected,
                  first.source_url, first.source_title)
+
+
+# the CPU figures a vendor gives as a maximum: a board may be built with less ("up to 480 GB LPDDR5X")
+_AT_MOST = frozenset({"cpu_memory_size", "cpu_memory_bandwidth"})
+
+
+def check_cpu_figure(claim: Claim, ref: Reference, tol: Tolerance) -> Check:
+    """A figure of a superchip's CPU die (Grace: 72 cores, up to 480 GB LPDDR5X at up to 512 GB/s), said of the
+    die or of the product that holds it. The memory figures are maxima: a smaller one is a smaller configuration."""
+    subject = claim.subject or ""
+    found = ref.entity(subject)
+    entity = subject if subject in ref.products else (found.id if found is not None else "")
+    name, attr_zh = ref.name(subject), attribute_label(claim.attribute)
+    rows = ref.facts(entity, claim.attribute) if entity else []
+    if not rows:
+        return Check(Verdict.UNVERIFIABLE, f"参考表中没有{name}的{attr_zh}数据，无法核实。",
+                     reason=Reason.NO_REFERENCE_VALUE if ref.knows(subject) else Reason.NOT_IN_REFERENCE)
+    first = rows[0]
+    where = f"{name}的{attr_zh}"
+    if not isinstance(claim.value, (int, float)):
+        expected = str(first.value)
+        if str(claim.value).replace(" ", "").lower() == expected.replace(" ", "").lower():
+            return Check(Verdict.SUPPORTED, f"{where}为{expected}，与文中所述相符。", expected, first.source_url,
+                         first.source_title)
+        return Check(Verdict.CONTRADICTED, f"{where}应为{expected}，文中“{quoted(claim)}”不正确。", expected,
+                     first.source_url, first.source_title)
+    most = float(first.value)
+    expected = f"{fmt(most)} {first.unit}".strip()
+    if numeric_fits(claim, [most], tol):
+        return Check(Verdict.SUPPORTED, f"{where}为{expected}，与文中所述相符。", expected, first.source_url,
+                     first.source_title)
+    if claim.attribute in _AT_MOST and float(claim.value) < most:
+        return Check(Verdict.UNVERIFIABLE, f"{where}最高为{expected}；文中“{quoted(claim)}”较小，可能是较小的配置，"
+                     "不作判断。", expected, first.source_url, first.source_title, Reason.NOT_COMPARABLE)
+    limit = "最高为" if claim.attribute in _AT_MOST else "应为"
+    return Check(Verdict.CONTRADICTED, f"{where}{limit}{expected}，文中“{quoted(claim)}”不正确。", expected,
+                 first.source_url, first.source_title)

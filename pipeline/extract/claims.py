@@ -12,6 +12,7 @@ from ..records import BlockKind, Claim, Document, Mention, Scope, Sentence, Tabl
 from ..segment import Segmented
 from . import cues
 from .concepts import concept_drafts
+from .cpu import of_a_cpu
 from .derived import derived_drafts
 from .draft import Draft
 from .figures import dedicated, term_drafts, without_open_overlaps
@@ -241,5 +242,5 @@ def sentence_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
     drafts += derived_drafts(text, mentions, state, ref)
     drafts += term_drafts(text, mentions, state)
     drafts += label_drafts(text, mentions, state, ref, dedicated(drafts))
-    drafts = without_open_overlaps(drafts)
+    drafts = without_open_overlaps(of_a_cpu(text, drafts, mentions, ref))
     return drafts + leftover_drafts(text, mentions, state, drafts)

@@ -80,7 +80,7 @@ def _quantity_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
             opened = open_attribute(text, q, mentions) or recorded(text, q, mentions)
             if opened is not None:
                 attribute, detail = (opened.row.attribute, None) if opened.row else (UNKNOWN, q.kind)
-        if attribute is None or _not_a_spec(text, q, mentions):
+        if attribute is None or _not_a_spec(text, q, mentions, ref):
             continue
         if opened is None or opened.row is not None:
             decided[q.kind] = (attribute, detail, opened)
@@ -628,7 +628,7 @@ def _possessive_value(text: str, q: Quantity, mentions: list[Mention]) -> bool:
     return False
 
 
-def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
+def _not_a_spec(text: str, q: Quantity, mentions: list[Mention], ref: Reference) -> bool:
     cs, ce = cues.clause_bounds(text, q.start)
     left = text[cs:q.start]
     clause = text[cs:ce]
@@ -636,12 +636,18 @@ def _not_a_spec(text: str, q: Quantity, mentions: list[Mention]) -> bool:
             q.in_bits and _MEMORY_WORD.search(clause)):
         return True  # network, storage or host links (an NVLink network is still NVLink; 显存…15 Gbps is per pin)
     if q.kind in ("size", "rate") and "内存" in clause and not re.search(r"显存|HBM|GDDR", clause, re.I) \
-            and cues.HOST_MEMORY.search(clause):
-        return True  # the host's RAM (把部分层offload到64GB内存)
+            and cues.HOST_MEMORY.search(clause) and not _cpu_named(ref, mentions, cs, ce):
+        return True  # the host's RAM (把部分层offload到64GB内存), unless the CPU is a die the tables know (Grace)
     if cues.NEGATION_AFTER.search(text, q.end, ce) or cues.CLASS_RANGE.search(text, q.end, ce):
         return True  # "…的48GB版本传闻无关": denied after the figure; "从4GB到24GB不等": the range of a class
     return bool(cues.NOT_A_SPEC_LEFT.search(left) or cues.negated(left) or _previous_generation(left)
                 or _runs_a_model(text, q, cs, ce, mentions) or cues.MEASURED.search(left))
+
+
+def _cpu_named(ref: Reference, mentions: list[Mention], cs: int, ce: int) -> bool:
+    """The clause names a CPU die of the reference (Grace): its memory is a figure of that die."""
+    return any(m.kind == "chip" and cs <= m.start < ce and ref.is_cpu(found.id)
+               for m in mentions if (found := ref.entity(m.ref)) is not None)
 
 
 def _runs_a_model(text: str, q: Quantity, cs: int, ce: int, mentions: list[Mention]) -> bool:

@@ -299,6 +299,10 @@ class Reference:
     def _is_cpu(self, chip_id: str) -> bool:
         return self.items.get("chip", {})[chip_id].fields.get("kind", "").upper() == "CPU"
 
+    def is_cpu(self, ref_id: str) -> bool:
+        """A chips.csv row of kind ``CPU`` (Grace): its cores and memory are a CPU's, not a GPU's."""
+        return ref_id in self.items.get("chip", {}) and self._is_cpu(ref_id)
+
     def _dies_of(self, product_id: str) -> list[str]:
         chips = self.items.get("chip", {})
         by_name = {normalize_key(n): c.item_id for c in chips.values() for n in (c.name, *c.aliases)}
