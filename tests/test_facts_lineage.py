@@ -71,6 +71,9 @@ COUNTS = [
     ("MI300X集成了6个XCD。", [("6个", "xcd_count", "amd_mi300x", P, C, 6, "")]),
     ("MI250X由2个GCD组成。", [("2个", "gcd_count", "amd_mi250x", P, S, 2, "")]),
     ("MI300X整合了8个GCD。", [("8个", "gcd_count", "amd_mi300x", P, C, 8, "")]),
+    # a superchip's GPU dies are its GPUs' dies (GB200: two B200 of two); "GPU芯片" may mean the GPUs: not counted
+    ("GB200内含4个GPU die。", [("4个", "die_count", "nvidia_gb200", P, S, 4, "")]),
+    ("GB200内含2个GPU die。", [("2个", "die_count", "nvidia_gb200", P, C, 2, "")]),
     ("DGX H100内置4个NVSwitch芯片。", [("4个", "nvswitch_count", "nvidia_h100", SYS, S, 4, "")]),
     ("DGX A100内置4个NVSwitch芯片。", [("4个", "nvswitch_count", "nvidia_a100", SYS, C, 4, "")]),
     ("B200封装了8个HBM3e堆栈。", [("8个", "hbm_stacks", "nvidia_b200", P, S, 8, ""),
@@ -102,6 +105,7 @@ def test_what_the_tables_do_not_know_is_no_fact() -> None:
 @pytest.mark.parametrize(("text", "words"), [
     ("MI300X整合了8个GCD。", ["8个XCD", "GCD是MI200"]),
     ("H100由两颗芯片组成。", ["1个GH100"]),
+    ("GB200内含2个GPU die。", ["2个NVIDIA B200", "共4个GPU die"]),
     ("H100的继任者是H800。", ["NVIDIA H200", "NVIDIA B200"]),
 ])
 def test_the_explanation_names_what_the_tables_say(text: str, words: list[str]) -> None:

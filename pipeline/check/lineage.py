@@ -6,6 +6,9 @@ templates."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from ..config import Tolerance
 from ..knowledge.facts import DIE_KINDS, Component
 from ..knowledge.reference import Reference
@@ -104,6 +107,14 @@ def _composition(claim: Claim, ref: Reference) -> Check:
         counted = same
     else:
         counted = [p for p in parts if p.kind in kinds]
+    if not counted and claim.attribute == "die_count" and _DIES_SAID.match(claim.sentence, _after(claim)):
+        # a superchip's dies are its GPUs' (GB200: two B200 of two dies each); "两颗GPU芯片" may mean the GPUs
+        counted = [replace(p, count=p.count * sum(d.count for d in dies), kind="compute_die") for p in parts
+                   if p.kind == "gpu" and (dies := [d for d in ref.relations.components.get(p.component, [])
+                                                    if d.variant == "base" and d.kind in kinds])]
+        if counted:
+            words["parts"] = "、".join(f"{p.count}个{_part_name(ref, p)}" for p in parts if p.kind == "gpu") + \
+                f"（共{sum(p.count for p in counted)}个GPU die）"
     if not counted:
         return Check(Verdict.UNVERIFIABLE, message("composition.no_fact", **words), reason=Reason.NO_FACT)
     totals = {sum(p.count for p in counted)}
@@ -116,6 +127,13 @@ def _composition(claim: Claim, ref: Reference) -> Check:
     if holds:
         return Check(Verdict.SUPPORTED, message("composition.ok", **words), words["parts"], *source)
     return Check(Verdict.CONTRADICTED, message("composition.bad", **words), words["parts"], *source)
+
+
+_DIES_SAID = re.compile(r"\s*(?:GPU|计算)?\s*(?:die|晶粒|裸片|裸晶|小芯片)", re.I)
+
+
+def _after(claim: Claim) -> int:
+    return int(claim.extra.get("offset_in_sentence", 0)) + len(claim.text)
 
 
 def _fits(value: int, totals: set[int], qualifier: Qualifier) -> bool:
