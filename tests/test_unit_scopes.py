@@ -49,8 +49,13 @@ UNIT_CASES = [
     ("一个GPC包含多个TPC，H100 SXM5共有132个SM。", "t.txt", [("132个", "sm_count", "nvidia_h100", P, S, None)]),
     # a table column headed 每SM is per SM
     ("| 型号 | SM数 | 每SM CUDA核心 |\n|---|---|---|\n| H100 SXM5 | 132 | 128 |\n| A100 | 108 | 32 |\n", "t.md",
-     [("132", "figure", "nvidia_h100", P, U, "unknown_attribute"), ("128", "cuda_cores", "nvidia_h100", UNIT, S, None),
-      ("108", "figure", "nvidia_a100", P, U, "unknown_attribute"), ("32", "cuda_cores", "nvidia_a100", UNIT, C, None)]),
+     [("132", "sm_count", "nvidia_h100", P, S, None), ("128", "cuda_cores", "nvidia_h100", UNIT, S, None),
+      ("108", "sm_count", "nvidia_a100", P, S, None), ("32", "cuda_cores", "nvidia_a100", UNIT, C, None)]),
+    # the SM and CU counts of cards in their own columns; a column of SM clocks is not a count
+    ("| 型号 | SM数量 | CU数 |\n|---|---|---|\n| RTX 4090 | 144 | - |\n| MI300X | - | 304 |\n", "t.md",
+     [("144", "sm_count", "nvidia_rtx_4090", P, C, None), ("304", "compute_units", "amd_mi300x", P, S, None)]),
+    ("| 型号 | SM频率 |\n|---|---|\n| RTX 4090 | 2520 |\n", "t.md",
+     [("2520", "figure", "nvidia_rtx_4090", P, U, "unknown_attribute")]),
     # a MIG instance is a unit, not the card
     ("A100 40GB的MIG实例每个5GB显存。", "t.txt",
      [("40GB", "memory_size", "nvidia_a100", P, S, None),

@@ -27,7 +27,8 @@ _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (pattern, tuple(value.split("|"))) for value, pattern in LEX.groups("header_cue"))
 _UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",), "memory_size": ("size",),
              "tdp": ("power",), "cuda_cores": ("count", "bare"), "stream_processors": ("count", "bare"),
-             "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "launch_year": ("year", "bare"),
+             "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "sm_count": ("count", "bare"),
+             "compute_units": ("count", "bare"), "rt_cores": ("count", "bare"), "launch_year": ("year", "bare"),
              "cache_size": ("size",), "memory_bus_width": ("bits", "bare"),
              **{attr: ("tput",) for attr in THROUGHPUT_ATTRIBUTES}}
 _TEXT_KIND = {"architecture": "architecture", "gpu_chip": "chip", "memory_type": "memory_type"}
