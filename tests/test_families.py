@@ -41,3 +41,14 @@ def test_family_figures(text: str, doc_id: str, expected: list[tuple[str, ...]])
 def test_a_family_figure_names_each_member() -> None:
     claim = next(c for c in claims_for("Fermi是2010年发布的架构，它拥有40个SM。") if c.attribute == "sm_count")
     assert claim.check is not None and claim.check.expected == "GF100：16；GF110：16"
+
+
+@pytest.mark.parametrize(("text", "evidence", "page"), [
+    ("Fermi架构使用GDDR5显存。", "database", "techpowerup.com/gpu-specs/"),  # only the database lists it
+    ("Turing架构使用HBM2显存。", "database", "techpowerup.com/gpu-specs/"),  # wrong by the database's list
+    ("Ada架构使用GDDR6X显存。", "vendor", "nvidia.com/en-us/geforce/"),  # a curated card has it: that card's page
+])
+def test_a_family_memory_verdict_cites_what_it_rests_on(text: str, evidence: str, page: str) -> None:
+    claim = claims_for(text)[0]
+    assert claim.check is not None and claim.check.evidence is not None
+    assert (claim.check.evidence.value, page in (claim.check.source or "")) == (evidence, True), claim.check

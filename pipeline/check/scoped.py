@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 
 from ..config import Tolerance
+from ..knowledge.database import TITLE
 from ..knowledge.reference import NUMERIC_ATTRIBUTES, Reference, SpecRow
 from ..knowledge.secondary import architecture_cards
 from ..lexicon.labels import attribute_label
@@ -178,8 +179,14 @@ def _family_memory(claim: Claim, ref: Reference, architecture: str) -> Check:
     fits = any(_same_memory(stated, t) for t in types)
     evidence = Evidence.VENDOR if any(_same_memory(stated, t) for t in curated) or (not fits and not listed) else \
         Evidence.DATABASE
-    row = next((r for pid in _family_products(ref, architecture) for r in ref.rows(pid, "memory_type")), None)
+    rows = [r for pid in _family_products(ref, architecture) for r in ref.rows(pid, "memory_type")]
+    row = next((r for r in rows if _same_memory(stated, str(r.value))), rows[0] if rows else None)  # a card with it
     url, title = (row.source_url, row.source_title) if row is not None else (None, None)
+    if evidence is Evidence.DATABASE:  # the database's word: its page of a card with the type (or of the family)
+        cards = [c for c in architecture_cards(name) if c.url and c.memory_type]
+        card = next((c for c in cards if _same_memory(stated, c.memory_type or "")), cards[0] if cards else None)
+        if card is not None:
+            url, title = card.url, TITLE.format(name=card.name)
     if fits:
         return Check(Verdict.SUPPORTED, f"{name}架构的产品使用{expected}显存，与文中所述相符。", expected, url, title,
                      evidence=evidence)
