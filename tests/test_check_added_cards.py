@@ -41,6 +41,9 @@ CASES = [
     ("RTX 2080 Ti的Tensor FP16算力为107.6 TFLOPS。", [("107.6 TFLOPS", "fp16", "nvidia_rtx_2080_ti", P, S)]),
     ("RTX 2080 Ti的FP16算力为14.2 TFLOPS。", [("14.2 TFLOPS", "fp16", "nvidia_rtx_2080_ti", P, "misattributed")]),
     ("RTX 2080 Ti的INT8算力为227.7 TOPS。", [("227.7 TOPS", "int8", "nvidia_rtx_2080_ti", P, S)]),
+    # the H20's CUDA-core figures (the table its other rows come from)
+    ("H20的FP32算力为44 TFLOPS。", [("44 TFLOPS", "fp32", "nvidia_h20", P, S)]),
+    ("H20的FP32算力为67 TFLOPS。", [("67 TFLOPS", "fp32", "nvidia_h20", P, C)]),
     ("RTX 2060配备6GB显存，带宽336GB/s。",
      [("6GB", "memory_size", "nvidia_rtx_2060", P, S), ("336GB/s", "memory_bandwidth", "nvidia_rtx_2060", P, S)]),
     ("RTX 20系列显卡最多配备11GB显存。", [("11GB", "memory_size", "nvidia_rtx_20", P, S)]),
