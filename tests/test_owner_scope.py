@@ -146,6 +146,12 @@ FORM_CASES = [
     # an architecture with the cards it lists in brackets: each card's architecture
     ("前代架构：Hopper（H100、A100）", "t.txt",
      [("H100", "architecture", "nvidia_h100", P, S, None), ("A100", "architecture", "nvidia_a100", P, C, None)]),
+    # or after a word that says its cards follow, the list ending the clause
+    ("Pascal架构的代表产品有P40、P4等。", "t.txt",
+     [("P40", "architecture", "nvidia_tesla_p40", P, S, None), ("P4", "architecture", "nvidia_tesla_p4", P, S, None)]),
+    ("Turing架构包括V100和T4。", "t.txt",
+     [("V100", "architecture", "nvidia_tesla_v100", P, C, None), ("T4", "architecture", "nvidia_t4", P, S, None)]),
+    ("Hopper架构的显卡是A100的三倍。", "t.txt", [("三倍", "figure", "nvidia_a100", P, U, "unknown_attribute")]),
     # a fence that holds a spec sheet, not code, is read as text
     ("## H100\n\n```\nH100 规格：\n显存：80GB HBM3\n功耗：700W\n```\n", "t.md",
      [("80GB", "memory_size", "nvidia_h100", P, S, None), ("HBM3", "memory_type", "nvidia_h100", P, S, None),
@@ -269,3 +275,9 @@ def test_owner(text: str, doc_id: str, expected: list[tuple[object, ...]]) -> No
 @pytest.mark.parametrize(("text", "expected"), SCOPE_CASES)
 def test_scope(text: str, expected: list[tuple[object, ...]]) -> None:
     assert claims_with_reasons(text, "t.txt") == expected
+
+
+def test_a_card_listed_under_the_wrong_architecture_is_explained_as_listed() -> None:
+    claim = next(c for c in check_text("Turing架构包括V100和T4。", doc_id="t.txt") if c.text == "V100")
+    assert claim.check is not None
+    assert claim.check.explanation == "NVIDIA Tesla V100的架构应为Volta，文中把“V100”列为Turing架构的产品，不正确。"

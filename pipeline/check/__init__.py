@@ -432,6 +432,9 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
     if claim.qualifier is Qualifier.AT_MOST:
         reason = reason or "实际数值并不低于文中所说"
     tail = f"（{reason}）" if reason else ""
+    if claim.extra.get("listed_under"):  # "Ampere架构的代表产品有V100": the card listed under an architecture
+        arch = str(claim.extra["listed_under"]).removesuffix("架构")
+        return f"{name}的{attr_zh}应为{expected}，文中把“{written}”列为{arch}架构的产品，不正确{tail}。"
     return f"{name}的{attr_zh}应为{expected}，文中“{written}”不正确{tail}。"
 
 

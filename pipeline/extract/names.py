@@ -38,10 +38,11 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
         if m.kind not in _NAMED_KINDS:
             continue  # (a card's or a link's name is a subject, not a value: the tests below are for these three)
         cs, _ce = cues.clause_bounds(text, m.start)
-        listed = _bracketed_products(text, m, mentions) if m.kind == "architecture" else []
+        listed = _bracketed_products(text, m, mentions) or _listed_products(text, m, mentions) \
+            if m.kind == "architecture" else []
         for p in listed:  # "Hopper（H100、H800）", "Ampere架构 (代表产品: A100)": each listed card's architecture
             out.append(Draft(p.start, p.end, as_subject(text, p, "clause"), "architecture", m.ref, None,
-                             variant=p.variant))
+                             variant=p.variant, extra={"listed_under": m.text}))
         if listed or cues.NEGATION.search(text[cs:m.start]) or cues.PREVIOUS_GEN.search(text[cs:m.start]):
             continue
         if re.search(r"(?:从|由)\s*$", text[max(0, m.start - 3):m.start]) or _COMPARED_TYPE.search(
@@ -109,6 +110,27 @@ def _bracketed_products(text: str, m: Mention, mentions: list[Mention]) -> list[
     for o in sorted(inside, key=lambda o: o.start, reverse=True):
         rest = rest[:o.start - opened.end()] + rest[o.end - opened.end():]
     return cards if cards and len(cards) == len(inside) and re.fullmatch(r"[\s,，、/和与及等]*", rest) else []
+
+
+_PRODUCT_LIST = re.compile(rf"\s*(?:{cues.LEX.alt('product_list')})\s*")
+_LIST_GAP = re.compile(r"[\s,，、/和与及]*")
+_LIST_END = re.compile(r"\s*(?:等(?:等|产品|型号|显卡|GPU)?)?\s*(?:[。，,；;.!！?？)）]|$)")
+
+
+def _listed_products(text: str, m: Mention, mentions: list[Mention]) -> list[Mention]:
+    """"Pascal架构的代表产品有P100、P40和P4", "Maxwell架构有M40、M60等": the cards listed after an architecture's
+    name and a word that says its cards follow (``product_list``), the list ending its clause."""
+    cue = _PRODUCT_LIST.match(text, m.end)
+    if cue is None:
+        return []
+    cards: list[Mention] = []
+    pos = cue.end()
+    for o in sorted((o for o in mentions if o.start >= pos), key=lambda o: o.start):
+        if not _LIST_GAP.fullmatch(text, pos, o.start) or o.kind != "product":
+            break
+        cards.append(o)
+        pos = o.end
+    return cards if cards and _LIST_END.match(text, pos) else []
 
 
 # "低于HBM显卡", "远超传统GDDR5": a type named only to compare with

@@ -143,6 +143,7 @@ ROLES: dict[str, RoleSpec] = {
     "uses_verb": RoleSpec("relations", "a card uses something", _NONE),
     "arch_noun": RoleSpec("relations", "after a name: an architecture", _NONE),
     "arch_verb": RoleSpec("relations", "before an architecture: the card's", _NONE),
+    "product_list": RoleSpec("relations", "after an architecture's name: the cards of it are listed next", _NONE),
     "chip_noun": RoleSpec("relations", "after a name: a chip", _NONE),
     "chip_verb": RoleSpec("relations", "before a chip: the card's", _NONE),
     "interface_verb": RoleSpec("relations", "before a PCIe name: the card's host interface", _NONE),
