@@ -62,7 +62,8 @@ UNITS = {"GB", "TB", "MB", "KB", "GiB", "MHz", "GHz", "TFLOPS", "TOPS", "Gbps", 
 TOKEN = "viewer-token-for-the-walk"
 # fmt: on
 WORD = re.compile(r"[A-Za-z][A-Za-z]{2,}")
-CLAIM_ID = re.compile(r"\b[0-9a-f]{16}(?:-\d+)?\b")
+# claim ids and the reference's version (hex digests: a digest that opens with "efd" is no English word)
+CLAIM_ID = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{8,64}(?:-\d+)?\b")
 runner = CliRunner()
 
 
