@@ -152,6 +152,17 @@ FORM_CASES = [
     ("Turing架构包括V100和T4。", "t.txt",
      [("V100", "architecture", "nvidia_tesla_v100", P, C, None), ("T4", "architecture", "nvidia_t4", P, S, None)]),
     ("Hopper架构的显卡是A100的三倍。", "t.txt", [("三倍", "figure", "nvidia_a100", P, U, "unknown_attribute")]),
+    # names in the comma list after a card's colon or bracket are its spec items; a comparison there is not
+    ("RTX 3070：Turing, GA104", "t.txt", [("Turing", "architecture", "nvidia_rtx_3070", P, C, None),
+                                       ("GA104", "gpu_chip", "nvidia_rtx_3070", P, S, None)]),
+    ("RTX 4080（9728个CUDA核心，AD103）", "t.txt", [("9728个", "cuda_cores", "nvidia_rtx_4080", P, S, None),
+                                               ("AD103", "gpu_chip", "nvidia_rtx_4080", P, S, None)]),
+    # a spec list's item that is only a name, under the card's heading
+    ("## L40S\n\n- Ada Lovelace架构\n- 48GB GDDR6\n", "t.md",
+     [("Ada Lovelace", "architecture", "nvidia_l40s", P, S, None), ("48GB", "memory_size", "nvidia_l40s", P, S, None),
+      ("GDDR6", "memory_type", "nvidia_l40s", P, S, None)]),
+    # (not when the item says something of the name: no Ampere claim for the card)
+    ("## L40S\n\n- Ampere架构登场于2020年\n", "t.md", [("2020年", "figure", "", P, U, "unknown_attribute")]),
     # a fence that holds a spec sheet, not code, is read as text
     ("## H100\n\n```\nH100 规格：\n显存：80GB HBM3\n功耗：700W\n```\n", "t.md",
      [("80GB", "memory_size", "nvidia_h100", P, S, None), ("HBM3", "memory_type", "nvidia_h100", P, S, None),

@@ -54,10 +54,11 @@ def _mention_drafts(text: str, mentions: list[Mention], state: DocState, ref: Re
                 continue
             attribute, value = "memory_type", ref.terms[m.ref].name
         elif m.kind == "architecture" and (cues.ARCH_AFTER.match(text[m.end:]) or cues.ARCH_BEFORE.search(
-                text[cs:m.start]) or _glosses_card(text, m, mentions)):
+                text[cs:m.start]) or _glosses_card(text, m, mentions) or _in_spec_list(text, m, mentions)):
             attribute, value = "architecture", m.ref
         elif m.kind == "chip" and (cues.CHIP_AFTER.match(text[m.end:]) or cues.CHIP_BEFORE.search(
-                text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")):
+                text[cs:m.start]) or re.match(r"^\s*\(", text[m.start - 1:m.start] if m.start else "")
+                                   or _in_spec_list(text, m, mentions)):
             if _FULL_DIE.search(text[max(cs, m.start - 6):m.start]) or is_the_subject(text, m):
                 continue  # "完整版的TU104核心有…": the die itself is the subject, not a card's chip
             attribute, value = "gpu_chip", m.ref
@@ -158,12 +159,35 @@ def _size_before(text: str, m: Mention, attribute: str) -> str | None:
     return f"{size.group(1)}GB" if size else None
 
 
+_SPEC_OPEN = re.compile(r"\s*(?:[:：]|[(（])")
+_SPEC_ITEM = re.compile(r"[^。；;:：()（）,，、]{1,24}")
+
+
+def _in_spec_list(text: str, m: Mention, mentions: list[Mention]) -> bool:
+    """"RTX 3060：Ampere, GA106", "RTX 4070（5888个CUDA核心，AD104）": a name that is an item of the comma list
+    after a card's colon or bracket, each item short and no other card between: the card's spec line."""
+    cards = [o for o in mentions if o.kind == "product" and o.end <= m.start]
+    if not cards:
+        return False
+    card = max(cards, key=lambda o: o.end)
+    opened = _SPEC_OPEN.match(text, card.end)
+    if opened is None:
+        return False
+    items = re.split(r"[,，、]", text[opened.end():m.start])
+    return bool(items) and not items[-1].strip() and all(_SPEC_ITEM.fullmatch(i.strip()) for i in items[:-1])
+
+
 def _names_itself(text: str, m: Mention, mentions: list[Mention]) -> bool:
     """"2016年，Pascal架构登场": an architecture or chip that opens its clause, in a sentence naming no card, is
     what the sentence is about; it is not said of the previous card."""
-    cs, _ce = cues.clause_bounds(text, m.start)
+    cs, ce = cues.clause_bounds(text, m.start)
     opens = not re.sub(r"[\s\d年月日，,、:：\-—]", "", text[cs:m.start])
+    if opens and not text[:m.start].strip() and _BARE_ITEM.fullmatch(text, m.end, ce):
+        return False  # "- Hopper架构" under a card's heading: an item of its spec list, nothing said of the name
     return opens and not any(o.kind in SUBJECT_KINDS and o.start < m.start for o in mentions)
+
+
+_BARE_ITEM = re.compile(r"\s*(?:架构|微架构|architecture|核心|芯片|GPU)?\s*[。.;；,，]?\s*", re.I)
 
 
 def _point(m: Mention) -> Quantity:
