@@ -44,7 +44,9 @@ def _of_a_cpu(text: str, d: Draft, mentions: list[Mention], ref: Reference) -> D
 
 def _cpu(ref: Reference, name: str | None) -> str | None:
     """The chip id of a CPU die named ``name`` (an id, or a name a family subject carries), else None."""
-    found = ref.entity(name or "")
+    if not name or (name in ref.products and not ref.is_cpu(name)):
+        return None  # a card (most owners): no lookup
+    found = ref.entity(name)
     return found.id if found is not None and ref.is_cpu(found.id) else None
 
 

@@ -46,8 +46,14 @@ def _abbreviations(keys: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _abbreviation_pattern(ref: Reference) -> re.Pattern[str] | None:
-    keys = tuple(e.abbreviation for e in ref.relations.expansions.values() if e.abbreviation)
-    return _abbreviations(keys) if keys else None
+    """The abbreviations of the reference's expansions, one pattern per reference (asked once per sentence)."""
+    if ref.fingerprint not in _PATTERN_OF:
+        keys = tuple(e.abbreviation for e in ref.relations.expansions.values() if e.abbreviation)
+        _PATTERN_OF[ref.fingerprint] = _abbreviations(keys) if keys else None
+    return _PATTERN_OF[ref.fingerprint]
+
+
+_PATTERN_OF: dict[str, re.Pattern[str] | None] = {}
 
 
 def term_fact_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
