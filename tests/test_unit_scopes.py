@@ -54,6 +54,9 @@ UNIT_CASES = [
     # the SM and CU counts of cards in their own columns; a column of SM clocks is not a count
     ("| 型号 | SM数量 | CU数 |\n|---|---|---|\n| RTX 4090 | 144 | - |\n| MI300X | - | 304 |\n", "t.md",
      [("144", "sm_count", "nvidia_rtx_4090", P, C, None), ("304", "compute_units", "amd_mi300x", P, S, None)]),
+    ("| 型号 | 纹理单元 | ROPs |\n|---|---|---|\n| RTX 4080 | 304 | 112 |\n| RTX 4090 | 512 | 192 |\n", "t.md",
+     [("304", "tmus", "nvidia_rtx_4080", P, S, None), ("112", "rops", "nvidia_rtx_4080", P, S, None),
+      ("512", "tmus", "nvidia_rtx_4090", P, S, None), ("192", "rops", "nvidia_rtx_4090", P, C, None)]),
     ("| 型号 | SM频率 |\n|---|---|\n| RTX 4090 | 2520 |\n", "t.md",
      [("2520", "figure", "nvidia_rtx_4090", P, U, "unknown_attribute")]),
     # a MIG instance is a unit, not the card

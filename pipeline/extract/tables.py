@@ -28,7 +28,8 @@ _HEADER_CUES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 _UNIT_FOR = {"memory_bandwidth": ("rate",), "interconnect_bandwidth": ("rate",), "memory_size": ("size",),
              "tdp": ("power",), "cuda_cores": ("count", "bare"), "stream_processors": ("count", "bare"),
              "tensor_cores": ("count", "bare"), "mig_instances": ("count", "bare"), "sm_count": ("count", "bare"),
-             "compute_units": ("count", "bare"), "rt_cores": ("count", "bare"), "launch_year": ("year", "bare"),
+             "compute_units": ("count", "bare"), "rt_cores": ("count", "bare"), "rops": ("count", "bare"),
+             "tmus": ("count", "bare"), "launch_year": ("year", "bare"),
              "cache_size": ("size",), "memory_bus_width": ("bits", "bare"),
              **{attr: ("tput",) for attr in THROUGHPUT_ATTRIBUTES}}
 _TEXT_KIND = {"architecture": "architecture", "gpu_chip": "chip", "memory_type": "memory_type"}
