@@ -31,6 +31,15 @@ def test_claims_and_unclaimed_numbers() -> None:
     assert exp.coverage == 0.5
 
 
+def test_a_tables_card_names_are_no_numbers_of_the_text() -> None:
+    from pipeline.records import Format
+
+    table = "| 型号 | ROPs | 重量 |\n|---|---|---|\n| RTX 4080 | 112 | 2100 |\n"
+    exp = explain_text(table, load_reference(Config().reference_dir), doc_id="t.md", fmt=Format.MD)
+    assert [(v.claim.text, v.claim.attribute) for v in exp.claims] == [("112", "rops"), ("2100", "figure")]
+    assert (exp.numbers, exp.unclaimed) == (2, [])  # 4080 is the name's digits, in a cell as in prose
+
+
 def test_the_command_prints_claims_then_unclaimed_numbers() -> None:
     result = CliRunner().invoke(app, ["explain", TEXT])
     assert result.exit_code == 0, result.output

@@ -98,7 +98,12 @@ def explain_document(doc: Document, ref: Reference, config: Config | None = None
     out = Explanation(doc.doc_id)
     out.claims = [ClaimView(c, str(c.extra.get("via", "")), tuple(_lexicon_hits(c))) for c in claims]
     covered = [(c.start, c.end) for c in claims]
-    names = [(m.start, m.end) for m in get_segmenter(ref).segment(doc, max_chars=config.window_chars).mentions]
+    segmenter = get_segmenter(ref)
+    seg = segmenter.segment(doc, max_chars=config.window_chars)
+    names = [(m.start, m.end) for m in seg.mentions]
+    for b in doc.blocks:  # a table's cells are not prose: their names are found cell by cell, as the table reader does
+        if b.kind is BlockKind.TABLE:
+            names += [(m.start, m.end) for m in segmenter.matcher.find(seg.norm[b.start:b.end], b.start)]
     for start, end, block in _numbers(doc):
         if any(s <= start < e for s, e in names):
             continue  # the digits of a name: A100, RTX 4090
