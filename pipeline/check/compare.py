@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from ..config import Tolerance
-from ..knowledge.reference import CPU_ATTRIBUTES, THROUGHPUT_ATTRIBUTES, Reference, SpecRow
+from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference, SpecRow
 from ..normalize import normalize_key
 from ..records import Claim, Qualifier
 
@@ -55,8 +55,6 @@ def candidate_rows(ref: Reference, claim: Claim) -> list[SpecRow]:
     rows: list[SpecRow] = []
     for pid in ref.members(claim.subject or ""):
         rows += ref.rows(pid, claim.attribute)
-    if not rows and claim.attribute in CPU_ATTRIBUTES:  # a superchip's CPU: the figures of its CPU die (GH200: Grace)
-        rows = [r for pid in ref.members(claim.subject or "") for r in ref.facts(pid, claim.attribute)]
     if claim.attribute == "interconnect_bandwidth":
         # a link named (NVLink, Infinity Fabric) is checked against that link; "互连带宽" against the card's own
         rows = [r for r in rows if not claim.detail or r.scope.lower() == claim.detail.lower()]

@@ -31,24 +31,20 @@ def of_a_cpu(text: str, drafts: list[Draft], mentions: list[Mention], ref: Refer
 def _of_a_cpu(text: str, d: Draft, mentions: list[Mention], ref: Reference) -> Draft:
     if d.subject.mention is not None and _SUPERCHIP.match(text, d.subject.mention.end):
         return d  # "Grace CPU Superchip": two CPUs, not the die's figures
-    if _cpu(ref, d.subject.ref):
+    if cpu_id(ref, d.subject.ref):
         return replace(d, attribute=CPU_OF[d.attribute])
     cs, _ce = clause_bounds(text, d.start)
     named = [m for m in mentions if m.kind in _HARDWARE and cs <= m.start and m.end <= d.start]
     last = max(named, key=lambda m: m.end, default=None)
-    cpu = _cpu(ref, last.ref) if last is not None and not _SUPERCHIP.match(text, last.end) else None
-    if cpu is not None and d.subject.ref in _products_with(ref, cpu):
+    cpu = cpu_id(ref, last.ref) if last is not None and not _SUPERCHIP.match(text, last.end) else None
+    if cpu is not None and d.subject.ref in ref.products and cpu in ref.cpus_of(d.subject.ref):
         return replace(d, attribute=CPU_OF[d.attribute])  # "GH200的Grace CPU有72个核心": the superchip's CPU
     return d
 
 
-def _cpu(ref: Reference, name: str | None) -> str | None:
+def cpu_id(ref: Reference, name: str | None) -> str | None:
     """The chip id of a CPU die named ``name`` (an id, or a name a family subject carries), else None."""
-    if not name or (name in ref.products and not ref.is_cpu(name)):
+    if not name or name in ref.products:
         return None  # a card (most owners): no lookup
     found = ref.entity(name)
     return found.id if found is not None and ref.is_cpu(found.id) else None
-
-
-def _products_with(ref: Reference, cpu: str) -> set[str]:
-    return {pid for pid in ref.products if cpu in ref.cpus_of(pid)}

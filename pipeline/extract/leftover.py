@@ -87,7 +87,7 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
             continue  # one unit the figures after it are per (1个SM里…), or a count its clause says is not the card's
         of_cards = ((kind in _COUNTS or kind == "multiple") and _counts_cards(text, end, cards)) or (
             kind == "gpus" and _names_cards(text, start, mentions))
-        if of_cards and _read_with(drafts):
+        if of_cards and drafts:
             continue  # a count of the cards (8块H100, 8× H100) that the figures of its sentence are of
         taken.append((start, end))
         # "最多256个H100互联": how many cards, a figure of its own, of whatever holds them (no card owns its count)
@@ -157,12 +157,6 @@ def _comparisons(text: str, mentions: list[Mention]) -> list[tuple[int, int, str
 def _counts_cards(text: str, end: int, cards: list[int]) -> bool:
     at = len(text) - len(text[end:].lstrip())
     return at in cards or _CARD_NOUN.match(text, end) is not None
-
-
-def _read_with(drafts: list[Draft]) -> bool:
-    """A claim of the count's sentence was read: the count says how many cards that figure is of (8块H100，显存
-    640GB; 8块H100组成的系统功耗10.2kW)."""
-    return bool(drafts)
 
 
 def _names_cards(text: str, start: int, mentions: list[Mention]) -> bool:

@@ -11,6 +11,7 @@ from itertools import pairwise
 from ..knowledge.reference import Reference
 from ..records import VARIANT_IN_NAME, Mention, Qualifier, Scope
 from . import cues
+from .cpu import cpu_id
 from .draft import Draft
 from .figures import UNKNOWN, OpenFigure, open_attribute, recorded, value_in_unit
 from .quantities import Quantity, find_quantities, parse_number
@@ -646,8 +647,7 @@ def _not_a_spec(text: str, q: Quantity, mentions: list[Mention], ref: Reference)
 
 def _cpu_named(ref: Reference, mentions: list[Mention], cs: int, ce: int) -> bool:
     """The clause names a CPU die of the reference (Grace): its memory is a figure of that die."""
-    return any(m.kind == "chip" and cs <= m.start < ce and ref.is_cpu(found.id)
-               for m in mentions if (found := ref.entity(m.ref)) is not None)
+    return any(m.kind == "chip" and cs <= m.start < ce and cpu_id(ref, m.ref) for m in mentions)
 
 
 def _runs_a_model(text: str, q: Quantity, cs: int, ce: int, mentions: list[Mention]) -> bool:
