@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ def normalize(text: str) -> str:
     return out
 
 
+@lru_cache(maxsize=8192)
 def normalize_key(text: str) -> str:
-    """A look-up key: normalised, lower-case, without spaces (for aliases and fuzzy matches)."""
+    """A look-up key: normalised, lower-case, without spaces (for aliases and fuzzy matches). Cached: the same
+    names are looked up for every claim that names them."""
     return "".join(normalize(text).lower().split())

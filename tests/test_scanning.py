@@ -1,4 +1,5 @@
-"""pipeline.lexicon.scanning: the first-character lookahead finds exactly what the plain pattern finds."""
+"""pipeline.lexicon.scanning: the first-character lookahead finds exactly what the plain pattern finds; a group scan
+what the loop over its groups finds."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.extract import cues
-from pipeline.lexicon import load_lexicon
-from pipeline.lexicon.scanning import any_of, first_class, with_first_chars
+from pipeline.lexicon import ROLES, load_lexicon
+from pipeline.lexicon.scanning import GroupScan, any_of, first_class, with_first_chars
 
 # fmt: off
 FIRST_CASES = [
@@ -132,3 +133,42 @@ def test_cue_patterns_with_the_lookahead_find_what_the_plain_pattern_finds(name:
                 [(m.span(), m.groupdict()) for m in plain.finditer(text, 0, endpos)]
             found, expected = fast.search(text, pos, endpos), plain.search(text, pos, endpos)
             assert (found and found.span()) == (expected and expected.span())
+
+
+# GroupScan: one gate and one scan a text for a role's groups, the same hits as the loop over the groups it replaces
+GROUPS = [
+    ("feature", re.compile(r"Tensor\s*Core|张量核心", re.I)),
+    ("memory", re.compile("显存|HBM\\d?", re.I)),
+    ("feature", re.compile("NVLink", re.I)),  # a value may come back: its groups stay in their order
+]
+GROUP_ALPHABET = st.sampled_from(list("Tensor Core张量核心显存HBM3NVLinkvl，。a1"))
+
+
+def _loop(groups: list[tuple[str, re.Pattern[str]]], text: str) -> list[tuple[str, tuple[int, int]]]:
+    return [(v, m.span()) for v, p in groups for m in p.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.lists(GROUP_ALPHABET, max_size=30).map("".join), min_size=1, max_size=4))
+def test_a_group_scan_finds_what_the_loop_over_its_groups_finds(texts: list[str]) -> None:
+    scan = GroupScan(GROUPS)
+    for text in texts + texts[::-1]:  # a text read again after another: the memo is the last text's only
+        assert [(v, m.span()) for v, m in scan.hits(text)] == _loop(GROUPS, text)
+
+
+def test_a_group_scan_answers_the_same_text_from_its_memo() -> None:
+    scan = GroupScan(GROUPS)
+    text = "H100的Tensor Core与HBM3显存"
+    first = scan.hits(text)
+    assert [(v, m.group(0)) for v, m in first] == [("feature", "Tensor Core"), ("memory", "HBM3"), ("memory", "显存")]
+    assert scan.hits(text) is first  # the passes of one sentence share the scan
+    assert scan.hits("没有相关词") == ()
+
+
+@pytest.mark.parametrize("role", sorted(r for r in ROLES if load_lexicon().rows(r)))
+def test_every_role_scans_its_examples_as_its_groups_do(role: str) -> None:
+    lexicon = load_lexicon()
+    groups = lexicon.groups(role)
+    scan = GroupScan(groups)
+    for example in sorted({e.example for e in lexicon.entries}):
+        assert [(v, m.span()) for v, m in scan.hits(example)] == _loop(groups, example), (role, example)

@@ -10,13 +10,15 @@ import re
 from functools import lru_cache
 
 from ..lexicon import load_lexicon
-from ..lexicon.scanning import any_of, with_first_chars
+from ..lexicon.scanning import GroupScan, any_of, with_first_chars
 from .quantities import Quantity
 
 # "|" and a spaced dash separate the items of a spec line: "显存 80GB | 带宽 3TB/s", "NVLink: 1.8TB/s - 解压: 800GB/s"
 # (a dash between digits is a range: "4 - 5 GB")
 CLAUSE_BREAK = with_first_chars(r"[,;。!?，；！？\n|]|(?<=\D)\s[-–—]\s(?=\D)")
 LEX = load_lexicon()
+# the feature words (history.csv role feature_name), one scan a sentence for the support and history readers
+FEATURE_WORDS = GroupScan(LEX.groups("feature_name"))
 _W = LEX.alt  # a role's words as one alternation
 
 
@@ -193,13 +195,13 @@ COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
 HAN = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 
 
-_LINK_NAMES = LEX.groups("link_name")
+_LINK_NAMES = GroupScan(LEX.groups("link_name"))
 
 
 def link_named(text: str) -> str | None:
     """The link ``text`` names last (the longest name where two start together: NVLink-C2C, not NVLink), as the
     lexicon's link_name values spell it, or None (互连带宽: the card's own link)."""
-    found = [(m.start(), m.end(), name) for name, pat in _LINK_NAMES for m in pat.finditer(text)]
+    found = [(m.start(), m.end(), name) for name, m in _LINK_NAMES.hits(text)]
     return max(found)[2] if found else None
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import GroupScan
 from ..records import Mention, Qualifier, Scope
 from . import cues
 from .draft import Draft
@@ -36,10 +37,10 @@ _PARAMS = re.compile(rf"(?<![A-Za-z0-9.])(?P<n>\d+(?:\.\d+)?|[{_CN}]+)\s*"
                      r"(?:(?P<u>[BbTt])(?![A-Za-z0-9/])|(?P<cn>亿|千亿|万亿)\s*(?:个)?\s*(?:参数|参数量)?)")
 _MODEL = LEX.regex("model_word")
 _BIT_RATE = re.compile(r"Gb(?:ps|/s)", re.I)
-_BYTES = tuple((float(v), p) for v, p in LEX.groups("bytes_per_param"))
+_BYTES = GroupScan(LEX.groups("bytes_per_param"))
 _OVERHEAD = LEX.regex("overhead_word")
 _NEED = re.compile(rf"(?:{LEX.alt('need_word')})\s*(?:的显存|显存)?\s*(?:为|是|达到?)?\s*$")
-_FITS = tuple((v, p) for v, p in LEX.groups("fits_word"))
+_FITS = GroupScan(LEX.groups("fits_word"))
 _CARD_SIZE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*GB?\s*(?:显存)?\s*的\s*(?:显卡|卡|GPU|显存)")
 _LINKS = re.compile(r"(?P<n>\d+|[一二两三四五六七八九十]+)\s*(?:条|个|组|路)\s*(?:第[一二三四五六七八九\d]代)?\s*"
                     r"NVLink\s*(?:\d(?:\.\d)?)?\s*(?:链路|连接|通道|link[s]?)", re.I)
@@ -151,7 +152,7 @@ def model_params(text: str) -> tuple[re.Match[str], float] | None:
 
 def bytes_per_param(text: str) -> tuple[float, str] | None:
     """The number format the weights are stored in (FP16 → 2 bytes), as the sentence names it."""
-    found = [(m.start(), value, m.group(0)) for value, pattern in _BYTES for m in pattern.finditer(text)]
+    found = [(m.start(), float(value), m.group(0)) for value, m in _BYTES.hits(text)]
     if not found:
         return None
     if len({v for _s, v, _w in found}) > 1:
@@ -186,20 +187,19 @@ def _model_drafts(text: str, mentions: list[Mention], state: DocState, quantitie
         value = [need.low, need.high] if need.qualifier is Qualifier.RANGE else need.low
         out.append(Draft(need.start, need.end, nobody, "memory_need", value, "GB", need.qualifier, 1,
                          str(base.get("format") or "") or None, extra=dict(base)))
-    for word, pattern in _FITS:
-        for f in pattern.finditer(text):
-            if f.start() < hit.start():
-                continue
-            card = _fits_card(text, f.start(), mentions, state)
-            if card is None:
-                continue
-            subject, size, cards = card
-            extra = {**base, **({"card_size": size} if size else {}), **({"cards": cards} if cards > 1 else {})}
-            if need is not None:
-                extra["need"] = need.low if need.qualifier is not Qualifier.RANGE else need.high
-            out.append(Draft(f.start(), f.end(), subject, "fits_on_card", word, None, Qualifier.EXACT, cards,
-                             str(base.get("format") or "") or None, subject.variant,
-                             scope=Scope.SYSTEM if cards > 1 else Scope.PRODUCT, extra=extra))
+    for word, f in _FITS.hits(text):
+        if f.start() < hit.start():
+            continue
+        card = _fits_card(text, f.start(), mentions, state)
+        if card is None:
+            continue
+        subject, size, cards = card
+        extra = {**base, **({"card_size": size} if size else {}), **({"cards": cards} if cards > 1 else {})}
+        if need is not None:
+            extra["need"] = need.low if need.qualifier is not Qualifier.RANGE else need.high
+        out.append(Draft(f.start(), f.end(), subject, "fits_on_card", word, None, Qualifier.EXACT, cards,
+                         str(base.get("format") or "") or None, subject.variant,
+                         scope=Scope.SYSTEM if cards > 1 else Scope.PRODUCT, extra=extra))
     return out
 
 

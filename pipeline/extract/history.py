@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import any_of
+from ..lexicon.scanning import GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -29,10 +29,7 @@ _W = LEX.alt
 
 # 第四代, and in English ordinals 4th 代 (Arabic digits only: 新一代 is no number)
 _GEN = r"(?:第\s*(?P<n>[一二三四五六七八九十\d]+)|(?<![\d.A-Za-z])(?P<m>\d{1,2})\s*(?:st|nd|rd|th))\s*代"
-_FEATURES = tuple(LEX.groups("feature_name"))
-# every feature word in one pattern: a sentence none of them is in has no introduction to look for
-_ANY_FEATURE = any_of(p for _f, p in _FEATURES)
-_GENERATION_OF = tuple(LEX.groups("generation_of"))
+_GENERATION_OF = GroupScan(LEX.groups("generation_of"))
 _ORDINAL_BEFORE = re.compile(rf"{_GEN}\s*$")
 _ORDINAL_AFTER = re.compile(rf"^[^,;。()]{{0,14}}?\(\s*{_GEN}\s*\)")
 _NOT_ITS_OWN = LEX.regex("not_its_own")
@@ -136,27 +133,26 @@ def _generation_drafts(text: str, mentions: list[Mention], state: DocState, ref:
     out: list[Draft] = []
     if "代" not in text:
         return out  # every generation is written 第N代, before the feature or after it
-    for column, pattern in _GENERATION_OF:
-        for hit in pattern.finditer(text):
-            before = _ORDINAL_BEFORE.search(text[:hit.start()])
-            after = _ORDINAL_AFTER.match(text[hit.end():])
-            if before:
-                start, end, n = before.start(), hit.end(), before.group("n") or before.group("m")
-            elif after:
-                start, end, n = hit.start(), hit.end() + after.end(), after.group("n") or after.group("m")
-            else:
-                continue
-            value = parse_number(n)
-            if value is None or not 1 <= value <= 12 or _not_own(text, start):
-                continue
-            owner = _owner(text, start, mentions, state, ref)
-            if owner is None and _subject_of_its_clause(text, start, end):
-                continue  # "第三代NVLink单链路带宽50GB/s": the generation itself is what the clause speaks of
-            owner = owner or NO_OWNER  # no owner: recorded, never judged
-            if owner.via not in ("clause", "none") and _subject_of_its_clause(text, start, end):
-                owner = replace(owner, via="topic_guess")  # the generation is what the clause is about: a guess
-            out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
-                              negated=_denied(text, start)))
+    for column, hit in _GENERATION_OF.hits(text):
+        before = _ORDINAL_BEFORE.search(text[:hit.start()])
+        after = _ORDINAL_AFTER.match(text[hit.end():])
+        if before:
+            start, end, n = before.start(), hit.end(), before.group("n") or before.group("m")
+        elif after:
+            start, end, n = hit.start(), hit.end() + after.end(), after.group("n") or after.group("m")
+        else:
+            continue
+        value = parse_number(n)
+        if value is None or not 1 <= value <= 12 or _not_own(text, start):
+            continue
+        owner = _owner(text, start, mentions, state, ref)
+        if owner is None and _subject_of_its_clause(text, start, end):
+            continue  # "第三代NVLink单链路带宽50GB/s": the generation itself is what the clause speaks of
+        owner = owner or NO_OWNER  # no owner: recorded, never judged
+        if owner.via not in ("clause", "none") and _subject_of_its_clause(text, start, end):
+            owner = replace(owner, via="topic_guess")  # the generation is what the clause is about: a guess
+        out.append(_draft(start, end, owner, "generation", int(value), column, text, ref,
+                          negated=_denied(text, start)))
     return out
 
 
@@ -220,7 +216,7 @@ def _denied(text: str, start: int) -> bool:
 def _introduction_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     # an introduction or a "first" is only ever said of a product or an architecture the sentence names (none of
     # the three readings takes its owner from the context), so a sentence that names none, or no feature, has none
-    if not any(m.kind in _OWNER_KINDS for m in mentions) or not _ANY_FEATURE.search(text):
+    if not any(m.kind in _OWNER_KINDS for m in mentions) or not cues.FEATURE_WORDS.hits(text):
         return []
     return _introductions(text, mentions, state, ref)
 
@@ -231,15 +227,14 @@ _OWNER_KINDS = frozenset({"product", "architecture"})
 def _introductions(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     """``_introduction_drafts`` without its gates."""
     out: list[Draft] = []
-    for feature, pattern in _FEATURES:
-        for hit in pattern.finditer(text):
-            if any(d.start <= hit.start() < d.end for d in out):
-                continue
-            draft = (_introduced_by_owner(text, hit, feature, mentions, state, ref)
-                     or _introduced_in(text, hit, feature, mentions, ref)
-                     or _first(text, hit, feature, mentions, state, ref))
-            if draft is not None:
-                out.append(draft)
+    for feature, hit in cues.FEATURE_WORDS.hits(text):
+        if any(d.start <= hit.start() < d.end for d in out):
+            continue
+        draft = (_introduced_by_owner(text, hit, feature, mentions, state, ref)
+                 or _introduced_in(text, hit, feature, mentions, ref)
+                 or _first(text, hit, feature, mentions, state, ref))
+        if draft is not None:
+            out.append(draft)
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.scanning import any_of
+from ..lexicon.scanning import GroupScan, any_of
 from ..records import UNKNOWN_FIGURE, Mention
 from .cues import LEX, clause_bounds
 from .draft import Draft
@@ -33,7 +33,7 @@ _TAIL = re.compile(r"\s*(?:多|余|\+|＋)?\s*")
 _AFTER = [(kind, re.compile(pattern.pattern, re.I)) for kind, pattern in LEX.groups("figure_after")]
 _ANY_AFTER = any_of(pattern for _kind, pattern in _AFTER)
 _BEFORE = [(kind, re.compile(rf"(?:{pattern.pattern})\s*$", re.I)) for kind, pattern in LEX.groups("figure_before")]
-_PHRASES = LEX.groups("figure_phrase")
+_PHRASES = GroupScan(LEX.groups("figure_phrase"))
 _YEAR = re.compile(r"(?:19[89]\d|20[0-4]\d)\s*年(?:\s*(?:1[0-2]|0?[1-9])\s*月)?")
 _YEAR_ALONE = re.compile(r"[\s\-*•#>]*(?:19[89]\d|20[0-4]\d)\s*年[\s。.:：,，]*")  # "2016年。": a history's date line
 # "Radeon 9700（2002）": a year alone in brackets
@@ -66,12 +66,13 @@ _ANY_COMPARISON = re.compile(rf"替代|取代|对标|的[^,，。]{{0,12}}(?:版
 _FEATURE_VERB = re.compile(LEX.alt("feature_verb"))
 _FEATURE_LEN = 24  # a longer clause after the verb is prose, not the name of a feature
 _ONE = re.compile(r"[1一](?![\d.])")
+_DIGIT = re.compile(r"\d")
 _CARD_NOUN = re.compile(r"\s*(?:GPU|显卡|加速卡|计算卡|卡)(?![A-Za-z])")
 
 
 def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts: list[Draft]) -> list[Draft]:
     """Claims of attribute ``figure`` for the numbers of ``text`` that no draft and no name covers."""
-    if not any(ch.isdigit() for ch in text) and not _has_cn_figure(text) and not _FEATURE_VERB.search(text):
+    if not _DIGIT.search(text) and not _has_cn_figure(text) and not _FEATURE_VERB.search(text):
         return []
     taken = [(d.start, d.end) for d in drafts] + [(m.start, m.end) for m in mentions]
     # a figure with a unit of a spec (GB, W, GB/s...) is the number readers' to read, record or leave alone
@@ -166,15 +167,14 @@ def _names_cards(text: str, start: int, mentions: list[Mention]) -> bool:
 
 
 def _has_cn_figure(text: str) -> bool:
-    return any(ch in _CN for ch in text) or any(p.search(text) for _k, p in _PHRASES)
+    return any(ch in _CN for ch in text) or bool(_PHRASES.hits(text))
 
 
 def _figures(text: str, dated: bool) -> list[tuple[int, int, int, str]]:
     """(start, start of its number, end, kind) of every figure the words around it type, in text order (a figure
     typed by the name before it starts at the name, which may be a name of the text's own)."""
     found: list[tuple[int, int, int, str]] = []
-    for phrase, pattern in _PHRASES:
-        found += [(m.start(), m.start(), m.end(), phrase) for m in pattern.finditer(text)]
+    found += [(m.start(), m.start(), m.end(), phrase) for phrase, m in _PHRASES.hits(text)]
     if dated:
         found += [(m.start(), m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
         found += [(m.start(1), m.start(1), m.end(1), "year") for m in _BRACKETED_YEAR.finditer(text)]

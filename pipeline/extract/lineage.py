@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from ..knowledge.reference import Reference
 from ..knowledge.systems import named_system
+from ..lexicon.scanning import GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -24,8 +25,7 @@ LEX = cues.LEX
 LINEAGE_ATTRIBUTES = frozenset({"predecessor", "successor", "die_position", "composed_of"})
 _W = LEX.alt
 
-_LINEAGE = tuple(LEX.groups("lineage_word"))
-_ANY_LINEAGE = re.compile(_W("lineage_word"))
+_LINEAGE = GroupScan(LEX.groups("lineage_word"))
 _COPULA_AFTER = re.compile(r"\s*(?:产品|型号|架构|芯片)?\s*(?:(?P<neg>不是|并非|并不是)|是|为|就是|乃是)\s*")
 _COPULA_BEFORE = re.compile(r"(?P<neg>不是|并非|并不是)?\s*(?:是|为|作为|成为|就是)\s*(?:了)?\s*$")
 _OF = re.compile(r"\s*(?:的)\s*$")
@@ -33,11 +33,11 @@ _REPLACED = re.compile(r"\s*(?:取代了?|替代了?|接替了?|接班)\s*")
 _REPLACED_BY = re.compile(r"\s*被\s*$")
 _REPLACED_BY_VERB = re.compile(r"\s*(?:所)?(?:取代|替代|接替)")
 _COMPARED = re.compile(r"(?:相较于|相比于?|比起|对比|较之)\s*$")
-_POSITIONS = tuple(LEX.groups("position_word"))
+_POSITIONS = GroupScan(LEX.groups("position_word"))
 _NOT = re.compile(r"并未|未|没有|不是|并非|并不是")
 _POSITION_COPULA = re.compile(r"\s*(?:是|为|属于|作为)\s*(?:[^,;。]{0,14}?的)?\s*$")
 _USES = re.compile(r"(?:采用|使用|用的是|用了|基于|搭载|配备)(?:了)?\s*(?:一颗)?\s*$")
-_COMPONENTS = tuple(LEX.groups("component_word"))
+_COMPONENTS = GroupScan(LEX.groups("component_word"))
 _COMPOSED_VERB = re.compile(rf"(?:{_W('composed_verb')})\s*(?:了)?\s*$")
 _DESIGN_AFTER = re.compile(r"\s*(?:的)?\s*(?:模块化|多芯片|封装)?\s*(?:设计|架构|方案|结构|封装|组成|构成)")
 _SINGLE = re.compile(rf"(?:{_W('single_die')})")
@@ -49,7 +49,7 @@ def lineage_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
                    drafts: list[Draft]) -> list[Draft]:
     """Lineage, die-position and composition claims in one sentence."""
     out: list[Draft] = _replacements(text, [(m, e) for m in mentions if (e := _entity(ref, m)) is not None])
-    if _ANY_LINEAGE.search(text):
+    if _LINEAGE.hits(text):
         out += _lineage(text, mentions, state, ref)
     out += _positions(text, mentions, ref)
     out += _compositions(text, mentions, state, ref, [(d.start, d.end) for d in drafts])
@@ -79,36 +79,35 @@ def _entity(ref: Reference, m: Mention) -> tuple[str, str] | None:
 def _lineage(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:
     out: list[Draft] = []
     named = [(m, e) for m in mentions if (e := _entity(ref, m)) is not None]
-    for relation, pattern in _LINEAGE:
-        for hit in pattern.finditer(text):
-            cs, ce = cues.clause_bounds(text, hit.start())
-            before = [(m, e) for m, e in named if cs <= m.start and m.end <= hit.start()]
-            after = [(m, e) for m, e in named if hit.end() <= m.start < ce]
-            # "X的继任者是Y"
-            if before and _OF.match(text[before[-1][0].end:hit.start()]) and after:
-                copula = _COPULA_AFTER.fullmatch(text[hit.end():after[0][0].start])
-                if copula is not None:
-                    out.append(_lineage_draft(before[-1], after[0], relation, text, bool(copula.group("neg"))))
-                    continue
-            # "Y是X的继任者"
-            if len(before) >= 2 and _OF.match(text[before[-1][0].end:hit.start()]):
-                copula = _COPULA_BEFORE.search(text[before[-2][0].end:before[-1][0].start])
-                if copula is not None:
-                    out.append(_lineage_draft(before[-1], before[-2], relation, text, bool(copula.group("neg"))))
-                    continue
-            # "相较于上一代Y，X…": Y is the sentence's card's predecessor
-            if relation == "predecessor" and _COMPARED.search(text, max(0, hit.start() - 6), hit.start()) and after:
-                y = after[0]
-                xs = [(m, e) for m, e in named if m.ref != y[0].ref and e[0] == y[1][0]]
-                x = xs[0] if xs else None
-                if x is None:
-                    found = [s for s in resolve(text, y[0].end, [m for m in mentions if m is not y[0]], state)
-                             if s.ref != y[1][1] and s.ref in ref.products]
-                    if found and y[1][0] == "product":
-                        out.append(_draft(hit.start(), y[0].end, found[0], "predecessor", y[1][1]))
-                    continue
-                out.append(_draft(hit.start(), y[0].end, as_subject(text, x[0], "sentence"), "predecessor",
-                                  y[1][1]))
+    for relation, hit in _LINEAGE.hits(text):
+        cs, ce = cues.clause_bounds(text, hit.start())
+        before = [(m, e) for m, e in named if cs <= m.start and m.end <= hit.start()]
+        after = [(m, e) for m, e in named if hit.end() <= m.start < ce]
+        # "X的继任者是Y"
+        if before and _OF.match(text[before[-1][0].end:hit.start()]) and after:
+            copula = _COPULA_AFTER.fullmatch(text[hit.end():after[0][0].start])
+            if copula is not None:
+                out.append(_lineage_draft(before[-1], after[0], relation, text, bool(copula.group("neg"))))
+                continue
+        # "Y是X的继任者"
+        if len(before) >= 2 and _OF.match(text[before[-1][0].end:hit.start()]):
+            copula = _COPULA_BEFORE.search(text[before[-2][0].end:before[-1][0].start])
+            if copula is not None:
+                out.append(_lineage_draft(before[-1], before[-2], relation, text, bool(copula.group("neg"))))
+                continue
+        # "相较于上一代Y，X…": Y is the sentence's card's predecessor
+        if relation == "predecessor" and _COMPARED.search(text, max(0, hit.start() - 6), hit.start()) and after:
+            y = after[0]
+            xs = [(m, e) for m, e in named if m.ref != y[0].ref and e[0] == y[1][0]]
+            x = xs[0] if xs else None
+            if x is None:
+                found = [s for s in resolve(text, y[0].end, [m for m in mentions if m is not y[0]], state)
+                         if s.ref != y[1][1] and s.ref in ref.products]
+                if found and y[1][0] == "product":
+                    out.append(_draft(hit.start(), y[0].end, found[0], "predecessor", y[1][1]))
+                continue
+            out.append(_draft(hit.start(), y[0].end, as_subject(text, x[0], "sentence"), "predecessor",
+                              y[1][1]))
     return out
 
 
@@ -154,28 +153,27 @@ def _draft(start: int, end: int, owner: Subject, attribute: str, value: str | fl
 def _positions(text: str, mentions: list[Mention], ref: Reference) -> list[Draft]:
     """"AD102是Ada的旗舰芯片" (a chip's place), "RTX 4090采用完整的AD102" / "RTX 4080是阉割版" (a card's die)."""
     out: list[Draft] = []
-    for position, pattern in _POSITIONS:
-        for hit in pattern.finditer(text):
-            cs, _ce = cues.clause_bounds(text, hit.start())
-            chips = [m for m in mentions if m.kind == "chip" and cs <= m.start]
-            cards = [m for m in mentions if m.kind == "product" and m.ref in ref.products and cs <= m.start
-                     and m.end <= hit.start() and not is_comparative(text, m)]
-            negated = cues.negated(text[cs:hit.start()]) or bool(_NOT.search(text, cs, hit.start()))
-            chip_before = [m for m in chips if m.end <= hit.start()]
-            if position == "flagship" and chip_before and _POSITION_COPULA.search(text, chip_before[-1].end,
-                                                                                   hit.start()):
-                chip = ref.entity(chip_before[-1].ref)
-                if chip is not None:
-                    out.append(_position(chip_before[-1].start, hit.end(), chip.id, chip_before[-1], position,
-                                         negated))
-                continue
-            if position in ("full_die", "cut_down") and cards:
-                card = cards[-1]
-                chip_after = next((m for m in chips if m.start >= hit.end() and m.start - hit.end() <= 4), None)
-                between = text[card.end:hit.start()].replace(card.variant or "", "", 1)
-                if _USES.search(between) or _POSITION_COPULA.search(between):
-                    end = chip_after.end if chip_after is not None else hit.end()
-                    out.append(_position(card.start, end, card.ref, card, position, negated))
+    for position, hit in _POSITIONS.hits(text):
+        cs, _ce = cues.clause_bounds(text, hit.start())
+        chips = [m for m in mentions if m.kind == "chip" and cs <= m.start]
+        cards = [m for m in mentions if m.kind == "product" and m.ref in ref.products and cs <= m.start
+                 and m.end <= hit.start() and not is_comparative(text, m)]
+        negated = cues.negated(text[cs:hit.start()]) or bool(_NOT.search(text, cs, hit.start()))
+        chip_before = [m for m in chips if m.end <= hit.start()]
+        if position == "flagship" and chip_before and _POSITION_COPULA.search(text, chip_before[-1].end,
+                                                                               hit.start()):
+            chip = ref.entity(chip_before[-1].ref)
+            if chip is not None:
+                out.append(_position(chip_before[-1].start, hit.end(), chip.id, chip_before[-1], position,
+                                     negated))
+            continue
+        if position in ("full_die", "cut_down") and cards:
+            card = cards[-1]
+            chip_after = next((m for m in chips if m.start >= hit.end() and m.start - hit.end() <= 4), None)
+            between = text[card.end:hit.start()].replace(card.variant or "", "", 1)
+            if _USES.search(between) or _POSITION_COPULA.search(between):
+                end = chip_after.end if chip_after is not None else hit.end()
+                out.append(_position(card.start, end, card.ref, card, position, negated))
     return out
 
 
@@ -191,30 +189,29 @@ def _position(start: int, end: int, subject: str, m: Mention, position: str, neg
 def _compositions(text: str, mentions: list[Mention], state: DocState, ref: Reference,
                   taken: list[tuple[int, int]]) -> list[Draft]:
     out: list[Draft] = []
-    for kind, pattern in _COMPONENTS:
-        for hit in pattern.finditer(text):
-            number = _count_before(text, hit.start())
-            if number is None:
-                continue
-            n_start = number.start()
-            if any(s < hit.end() and n_start < e for s, e in taken) or any(s < hit.end() and n_start < e for s, e in
-                                                                          [(d.start, d.end) for d in out]):
-                continue  # the open vocabulary counted it already (8个XCD)
-            verb = _COMPOSED_VERB.search(text, max(0, n_start - 8), n_start)
-            design = _DESIGN_AFTER.match(text, hit.end())
-            if verb is not None and verb.group(0).startswith("由") and not _MADE_OF.match(text, hit.end()):
-                continue  # "由N个…" needs its 组成/构成
-            if verb is None and design is None:
-                continue
-            count = parse_number(number.group("n"))
-            if count is None:
-                continue
-            owner = _owner(text, verb.start() if verb else n_start, mentions, state, ref)
-            if owner is None:
-                continue
-            end = design.end() if design is not None else hit.end()
-            out.append(Draft(n_start, end, owner, "composed_of", int(count), None, detail=kind,
-                             variant=owner.variant, scope=_scope(ref, owner)))
+    for kind, hit in _COMPONENTS.hits(text):
+        number = _count_before(text, hit.start())
+        if number is None:
+            continue
+        n_start = number.start()
+        if any(s < hit.end() and n_start < e for s, e in taken) or any(s < hit.end() and n_start < e for s, e in
+                                                                      [(d.start, d.end) for d in out]):
+            continue  # the open vocabulary counted it already (8个XCD)
+        verb = _COMPOSED_VERB.search(text, max(0, n_start - 8), n_start)
+        design = _DESIGN_AFTER.match(text, hit.end())
+        if verb is not None and verb.group(0).startswith("由") and not _MADE_OF.match(text, hit.end()):
+            continue  # "由N个…" needs its 组成/构成
+        if verb is None and design is None:
+            continue
+        count = parse_number(number.group("n"))
+        if count is None:
+            continue
+        owner = _owner(text, verb.start() if verb else n_start, mentions, state, ref)
+        if owner is None:
+            continue
+        end = design.end() if design is not None else hit.end()
+        out.append(Draft(n_start, end, owner, "composed_of", int(count), None, detail=kind,
+                         variant=owner.variant, scope=_scope(ref, owner)))
     for hit in _SINGLE.finditer(text):
         if any(d.start <= hit.start() < d.end for d in out):
             continue

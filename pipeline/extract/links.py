@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -23,7 +24,7 @@ LEX = cues.LEX
 LINK_ATTRIBUTES = frozenset({"link_property", "memory_latency", "format_property", "slot_powered"})
 _W = LEX.alt
 
-_PREDICATES = tuple(LEX.groups("link_predicate"))
+_PREDICATES = GroupScan(LEX.groups("link_predicate"))
 # a link's or memory's kind in links.csv / terms.csv -> the subject of link_facts.csv
 _LINK_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch", "nvlink_c2c": "nvlink_c2c"}
 _TERM_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch"}
@@ -83,20 +84,19 @@ def _link_properties(text: str, mentions: list[Mention], ref: Reference) -> list
     subjects = [(m, s) for m in mentions if (s := _subject(ref, m)) is not None]
     if not subjects:
         return out
-    for value, pattern in _PREDICATES:
+    for value, hit in _PREDICATES.hits(text):
         prop = value.split(":", 1)[0]
-        for hit in pattern.finditer(text):
-            owner = _owner_of(text, hit, subjects)
-            if owner is None:
-                continue
-            m, subject = owner
-            if (subject, prop) not in ref.relations.links:
-                continue
-            cs, _ce = cues.clause_bounds(text, min(m.start, hit.start()))
-            negated = cues.negated(text[cs:hit.start()]) if m.end <= hit.start() else False
-            start, end = min(m.start, hit.start()), max(m.end, hit.end())
-            out.append(Draft(start, end, Subject(subject, m.text, None, 1, "clause", m), "link_property", value, None,
-                             detail=prop, scope=Scope.LINK, extra={"negated": True} if negated else {}))
+        owner = _owner_of(text, hit, subjects)
+        if owner is None:
+            continue
+        m, subject = owner
+        if (subject, prop) not in ref.relations.links:
+            continue
+        cs, _ce = cues.clause_bounds(text, min(m.start, hit.start()))
+        negated = cues.negated(text[cs:hit.start()]) if m.end <= hit.start() else False
+        start, end = min(m.start, hit.start()), max(m.end, hit.end())
+        out.append(Draft(start, end, Subject(subject, m.text, None, 1, "clause", m), "link_property", value, None,
+                         detail=prop, scope=Scope.LINK, extra={"negated": True} if negated else {}))
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import any_of
+from ..lexicon.scanning import GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -24,8 +24,6 @@ LEX = cues.LEX
 SUPPORT_ATTRIBUTES = frozenset({"supports"})
 _W = LEX.alt
 
-_FEATURES = tuple(LEX.groups("feature_name"))
-_ANY_FEATURE = any_of(p for _f, p in _FEATURES)
 _LACKS = tuple(LEX.groups("lack_verb"))
 _HAS = LEX.alt("support_verb")
 # what may stand between a verb and the feature: 了, 对, 专用的, NVIDIA的, 第四代, 硬件…
@@ -36,7 +34,7 @@ _VERB_BEFORE = re.compile(rf"(?:(?P<lack>{_W('lack_verb')})|(?P<has>{_HAS}))\s*{
 # "可能支持", "理论上支持": the text does not assert it (never flagged; 据说/号称 keep the claim)
 _HEDGE = re.compile(_W("support_hedge"))
 _ONLY = re.compile(rf"(?:{_W('only_word')})\s*(?:{_HAS}|走|使用|通过|依靠|依赖|用)?\s*$", re.I)
-_ALTERNATIVES = tuple((value, pattern) for value, pattern in LEX.groups("only_alternative"))
+_ALTERNATIVES = GroupScan(LEX.groups("only_alternative"))
 # "F被取消", "F已经被移除": the verb after the feature
 _PASSIVE_AFTER = re.compile(
     rf"\s*(?:技术|功能|支持|特性)?\s*(?:也|都|已经?|已)?\s*被?\s*(?:{_W('lack_verb', 'removed')})", re.I)
@@ -54,19 +52,18 @@ def support_drafts(text: str, mentions: list[Mention], state: DocState, ref: Ref
                    drafts: list[Draft]) -> list[Draft]:
     """Support claims in one sentence (normalised text, sentence-local mentions)."""
     out: list[Draft] = _only_drafts(text, mentions, state, ref)
-    if not _ANY_FEATURE.search(text):
+    found = cues.FEATURE_WORDS.hits(text)
+    if not found:
         return out
     taken = [(d.start, d.end) for d in drafts if d.attribute in _TAKEN]
-    for word_value, pattern in _FEATURES:
-        hits = list(pattern.finditer(text))
-        feature = ref.relations.feature(word_value) if hits else None
+    for word_value, hit in found:
+        feature = ref.relations.feature(word_value)
         if feature is None:
-            continue  # not in the sentence, or a history word for something the features table does not describe
-        for hit in hits:
-            if any(s < hit.end() and hit.start() < e for s, e in taken) or any(
-                    d.start <= hit.start() < d.end for d in out):
-                continue
-            out += _said(text, hit, feature.name, mentions, state, ref)
+            continue  # a history word for something the features table does not describe
+        if any(s < hit.end() and hit.start() < e for s, e in taken) or any(
+                d.start <= hit.start() < d.end for d in out):
+            continue
+        out += _said(text, hit, feature.name, mentions, state, ref)
     return out
 
 
@@ -132,17 +129,16 @@ def _only_drafts(text: str, mentions: list[Mention], state: DocState, ref: Refer
     """"A和B仅支持PCIe": "only X" denies the alternatives X stands against (a multi-GPU link); the vendor's own one
     is the claim (NVLink for an NVIDIA card, Infinity Fabric Link for an AMD one)."""
     out: list[Draft] = []
-    for features, pattern in _ALTERNATIVES:
-        for hit in pattern.finditer(text):
-            cs, _ce = cues.clause_bounds(text, hit.start())
-            only = _ONLY.search(text, cs, hit.start())
-            if only is None:
+    for features, hit in _ALTERNATIVES.hits(text):
+        cs, _ce = cues.clause_bounds(text, hit.start())
+        only = _ONLY.search(text, cs, hit.start())
+        if only is None:
+            continue
+        for owner in _owners(text, only.start(), mentions, state, ref):
+            feature = _vendor_feature(ref, owner.ref, features.split("|"))
+            if feature is None:
                 continue
-            for owner in _owners(text, only.start(), mentions, state, ref):
-                feature = _vendor_feature(ref, owner.ref, features.split("|"))
-                if feature is None:
-                    continue
-                out.append(_draft(only.start(), hit.end(), owner, feature, ref, {"negated": True, "only": True}))
+            out.append(_draft(only.start(), hit.end(), owner, feature, ref, {"negated": True, "only": True}))
     return out
 
 

@@ -107,3 +107,26 @@ def _first(items: Any) -> tuple[set[str], bool] | None:
         else:  # ANY, NOT_LITERAL, GROUPREF, local flags, ...
             return None
     return out, True
+
+
+class GroupScan:
+    """A lexicon role's ``(value, pattern)`` groups (``Lexicon.groups``) searched over a text at once: every
+    match of every group, in the groups' order and each group's matches in text order, exactly what a loop of
+    ``pattern.finditer(text)`` over the groups finds. One gate (``any_of`` the groups) answers the texts that hold
+    none, and the answer for the last text is kept, so the passes that read one sentence share one scan.
+
+    The memo is one tuple replaced at once: threads that share a scan each see a whole answer (for their text or
+    for another, which they recompute)."""
+
+    def __init__(self, groups: Iterable[tuple[str, re.Pattern[str]]]) -> None:
+        self.groups = tuple(groups)
+        self.gate = any_of(p for _v, p in self.groups)
+        self._memo: tuple[str | None, tuple[tuple[str, re.Match[str]], ...]] = (None, ())
+
+    def hits(self, text: str) -> tuple[tuple[str, re.Match[str]], ...]:
+        """``(value, match)`` for every match in ``text``, group by group."""
+        last, found = self._memo
+        if last is not text:
+            found = tuple((v, m) for v, p in self.groups for m in p.finditer(text)) if self.gate.search(text) else ()
+            self._memo = (text, found)
+        return found
