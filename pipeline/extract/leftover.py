@@ -24,6 +24,7 @@ from .quantities import find_quantities
 from .subjects import NO_OWNER, DocState, Subject, resolve
 
 _CN = "零〇一二两三四五六七八九十百千万亿"
+_CN_DIGITS = frozenset(_CN)
 # a number as written: digits (with thousands commas and decimals), an optional magnitude word, or Han numerals
 _NUMBER = re.compile(
     rf"(?<![A-Za-z\d.,_/\-])(?:\d{{1,3}}(?:,\d{{3}})+(?!\d)|\d+)(?:\.\d+)?(?:\s?(?:万亿|千亿|百亿|十亿|亿|千万|百万|万))?"
@@ -167,7 +168,7 @@ def _names_cards(text: str, start: int, mentions: list[Mention]) -> bool:
 
 
 def _has_cn_figure(text: str) -> bool:
-    return any(ch in _CN for ch in text) or bool(_PHRASES.hits(text))
+    return not _CN_DIGITS.isdisjoint(text) or bool(_PHRASES.hits(text))
 
 
 def _figures(text: str, dated: bool) -> list[tuple[int, int, int, str]]:

@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import with_first_chars
 from ..records import Mention
 from . import cues
 from .draft import Draft
@@ -42,7 +43,7 @@ _STOP = frozenset({"of", "the", "and", "for", "on", "a", "an", "in", "to", "with
 @lru_cache(maxsize=4)
 def _abbreviations(keys: tuple[str, ...]) -> re.Pattern[str]:
     words = sorted(keys, key=len, reverse=True)
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(w) for w in words) + r")(?![A-Za-z0-9])")
+    return with_first_chars(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(w) for w in words) + r")(?![A-Za-z0-9])")
 
 
 def _abbreviation_pattern(ref: Reference) -> re.Pattern[str] | None:
@@ -61,10 +62,11 @@ def term_fact_drafts(text: str, mentions: list[Mention], state: DocState, ref: R
     out: list[Draft] = []
     pattern = _abbreviation_pattern(ref)
     if pattern is not None:
-        for hit in pattern.finditer(text):
+        hits = list(pattern.finditer(text))
+        for hit in hits:
             out += _expansion(text, hit, ref)
         said = [(d.start, d.end) for d in out]
-        out += [d for d in _identities(text, [(h.start(), h.end(), h.group(0)) for h in pattern.finditer(text)],
+        out += [d for d in _identities(text, [(h.start(), h.end(), h.group(0)) for h in hits],
                                        mentions, ref) if not any(s < d.end and d.start < e for s, e in said)]
     out += _chip_identities(text, mentions, ref)
     return out
