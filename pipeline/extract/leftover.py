@@ -83,7 +83,7 @@ def leftover_drafts(text: str, mentions: list[Mention], state: DocState, drafts:
     # a year is a figure of the hardware its sentence names, or of what the text is about
     dated = state.topic is not None or any(m.kind in _HARDWARE for m in mentions) or bool(_YEAR_ALONE.fullmatch(text))
     out: list[Draft] = []
-    for start, at, end, kind in _figures(text, dated):
+    for start, at, end, kind in _figures(text, dated, taken):
         if any(s < end and at < e for s, e in taken) or (kind in _COUNTS and (
                 _ONE.match(text, start) or _NOT_THERE.search(text, *clause_bounds(text, start)))):
             continue  # one unit the figures after it are per (1个SM里…), or a count its clause says is not the card's
@@ -171,15 +171,18 @@ def _has_cn_figure(text: str) -> bool:
     return not _CN_DIGITS.isdisjoint(text) or bool(_PHRASES.hits(text))
 
 
-def _figures(text: str, dated: bool) -> list[tuple[int, int, int, str]]:
+def _figures(text: str, dated: bool, taken: list[tuple[int, int]]) -> list[tuple[int, int, int, str]]:
     """(start, start of its number, end, kind) of every figure the words around it type, in text order (a figure
-    typed by the name before it starts at the name, which may be a name of the text's own)."""
+    typed by the name before it starts at the name, which may be a name of the text's own). A number inside a span
+    of ``taken`` is not typed: its figure, which runs from the number on, overlaps what is read already."""
     found: list[tuple[int, int, int, str]] = []
     found += [(m.start(), m.start(), m.end(), phrase) for phrase, m in _PHRASES.hits(text)]
     if dated:
         found += [(m.start(), m.start(), m.end(), "year") for m in _YEAR.finditer(text)]
         found += [(m.start(1), m.start(1), m.end(1), "year") for m in _BRACKETED_YEAR.finditer(text)]
     for m in _NUMBER.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
         typed, end = _kind(text, m)
         if typed is not None:
             found.append((_start(text, m.start(), typed), m.start(), end, typed))
