@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..config import Tolerance
 from ..knowledge.reference import (
@@ -75,8 +75,8 @@ def _named_elsewhere(ref: Reference, claim: Claim, ctx: CheckContext, tol: Toler
         if not rows:
             continue
         if claim.attribute in NUMERIC_ATTRIBUTES:
-            one = replace(claim, value=per_card(claim))
-            hit = [r for r in rows if numeric_fits(replace(one, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
+            one = evolve(claim, value=per_card(claim))
+            hit = [r for r in rows if numeric_fits(evolve(one, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
         else:
             hit = text_fits(claim, rows)
         if hit:
@@ -116,7 +116,7 @@ def check_claim(claim: Claim, ref: Reference, ctx: CheckContext | None = None,
 def _with_evidence(claim: Claim, check: Check) -> Check:
     """A verdict that is not the database's rests on the curated tables (``vendor``); nothing checked, nothing."""
     if check.evidence is None and check.verdict in _VENDOR_VERDICTS and claim.attribute != "code":
-        return replace(check, evidence=Evidence.VENDOR)
+        return evolve(check, evidence=Evidence.VENDOR)
     return check
 
 
@@ -129,9 +129,9 @@ def _launch_year_of(claim: Claim, ref: Reference, ctx: CheckContext | None, tol:
     year = str(claim.value)[:4]
     if not year.isdigit():
         return None
-    by_year = _check(replace(claim, attribute="launch_year", value=int(year), unit=None), ref, ctx, tol)
+    by_year = _check(evolve(claim, attribute="launch_year", value=int(year), unit=None), ref, ctx, tol)
     if by_year.verdict is Verdict.CONTRADICTED:
-        return replace(by_year, explanation=by_year.explanation.replace(f"“{year}”", f"“{quoted(claim)}”"))
+        return evolve(by_year, explanation=by_year.explanation.replace(f"“{year}”", f"“{quoted(claim)}”"))
     if by_year.verdict is Verdict.SUPPORTED:
         said = f"{by_year.explanation.rstrip('。')}；参考表只有年份，“{quoted(claim)}”中的月份无法核实。"
         return Check(Verdict.UNVERIFIABLE, said, by_year.expected, by_year.source, by_year.source_title,
@@ -141,7 +141,7 @@ def _launch_year_of(claim: Claim, ref: Reference, ctx: CheckContext | None, tol:
 
 def _fitting(claim: Claim, rows: list[SpecRow], tol: Tolerance) -> list[SpecRow]:
     """The rows one card's (or one die's) figure as stated fits, the text's card count aside."""
-    one = replace(claim, multiplier=1)
+    one = evolve(claim, multiplier=1)
     return [r for r in rows if numeric_fits(one, [float(r.value)], tol)]
 
 
@@ -150,7 +150,7 @@ def _each_card(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
     total does not fit but one card's figure does, that is the reading (supported), never a flag."""
     if claim.attribute not in NUMERIC_ATTRIBUTES or not isinstance(claim.value, (int, float, list)):
         return None
-    rows = candidate_rows(ref, replace(claim, scope=Scope.PRODUCT, scope_detail=None))
+    rows = candidate_rows(ref, evolve(claim, scope=Scope.PRODUCT, scope_detail=None))
     matched = _fitting(claim, rows, tol)
     if not matched:
         return None
@@ -166,7 +166,7 @@ def _gate(claim: Claim, ref: Reference, check: Check) -> Check:
     if check.verdict is Verdict.UNVERIFIABLE:
         if check.reason is None:
             known = ref.knows(claim.subject or "")
-            return replace(check, reason=Reason.NO_REFERENCE_VALUE if known else Reason.NOT_IN_REFERENCE)
+            return evolve(check, reason=Reason.NO_REFERENCE_VALUE if known else Reason.NOT_IN_REFERENCE)
         return check
     if not check.verdict.is_flag or claim.attribute == "code":
         return check
@@ -216,7 +216,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
 
         return check_concept(claim, ref)
     if claim.subject in ref.links and claim.scope is Scope.PRODUCT:
-        claim = replace(claim, scope=Scope.LINK)
+        claim = evolve(claim, scope=Scope.LINK)
     if claim.scope is Scope.PRODUCT and claim.scope_detail == "per_direction" and (
             claim.multiplier <= 1 or claim.extra.get("count_only")):
         return check_one_direction(claim, ref, tol)
@@ -231,7 +231,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
         # "DGX GH200由256颗GH200组成，共享144TB内存": the cards counted are the system the sentence names
         named = named_system(claim.sentence, ref)
         if named is not None and named[1] == claim.multiplier:
-            claim = replace(claim, scope_detail=named[0])
+            claim = evolve(claim, scope_detail=named[0])
     if claim.scope is Scope.SYSTEM and claim.multiplier > 1:
         system = system_of(claim, ref)
         if system is not None and ref.facts(system, claim.attribute):
@@ -240,7 +240,7 @@ def _check(claim: Claim, ref: Reference, ctx: CheckContext | None = None, tol: T
             return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，"
                          "参考表没有这套系统的功耗，无法核实。", reason=Reason.SCOPE_NOT_PRODUCT)
     if claim.scope is Scope.UNIT and claim.scope_detail == "die" and _one_die(ref, claim.subject or ""):
-        claim = replace(claim, scope=Scope.PRODUCT, scope_detail=None)  # "H100每颗芯片…": its one die is the card's
+        claim = evolve(claim, scope=Scope.PRODUCT, scope_detail=None)  # "H100每颗芯片…": its one die is the card's
     if claim.scope is not Scope.PRODUCT and claim.multiplier <= 1:
         return check_scoped(claim, ref, tol)
     if claim.attribute == "interface":
@@ -330,7 +330,7 @@ def _system_sentence(claim: Claim, ref: Reference, tol: Tolerance) -> Check | No
     named = named_system(claim.sentence, ref)
     if named is None or claim.extra.get("via", "explicit") not in _FROM_SENTENCE:
         return None
-    as_system = replace(claim, scope=Scope.SYSTEM, scope_detail=named[0], multiplier=1)
+    as_system = evolve(claim, scope=Scope.SYSTEM, scope_detail=named[0], multiplier=1)
     system = system_of(as_system, ref)
     if system is None or ref.items["system"][system].fields.get("gpu_product") not in ref.members(claim.subject or ""):
         return None
@@ -350,7 +350,7 @@ def _system_power(claim: Claim, ref: Reference, tol: Tolerance) -> Check | None:
             return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是整机功耗，不等于各卡功耗之和，无法核实。",
                          reason=Reason.SCOPE_NOT_PRODUCT)
         return None
-    as_system = replace(claim, scope_detail=named[0])
+    as_system = evolve(claim, scope_detail=named[0])
     system = system_of(as_system, ref)
     if system is None or not ref.facts(system, "tdp"):
         return Check(Verdict.UNVERIFIABLE, f"文中“{quoted(claim)}”是{named[0]}的整机功耗，不等于各卡功耗之和，"
@@ -405,7 +405,7 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
     written = quoted(claim)
     reason = ""
     if claim.extra.get("bits") and isinstance(claim.value, (int, float)):
-        as_bytes = replace(claim, value=float(claim.value) * 8)
+        as_bytes = evolve(claim, value=float(claim.value) * 8)
         if numeric_fits(as_bytes, [float(r.value) * claim.multiplier for r in rows], tol):
             reason = "疑似把 GB/s（字节）写成了 Gb/s（比特），两者相差 8 倍"
     if not reason and claim.multiplier > 1 and isinstance(claim.value, (int, float)):
@@ -415,12 +415,12 @@ def _why_wrong(claim: Claim, ref: Reference, rows: list[SpecRow], name: str, att
         expected = f"{expected}（{claim.multiplier}张合计）"
     if not reason and claim.attribute == "memory_bandwidth":
         eff = [r for pid in ref.members(claim.subject or "") for r in ref.rows(pid, "effective_bandwidth")]
-        if eff and numeric_fits(replace(claim, attribute="effective_bandwidth"), [float(r.value) for r in eff], tol):
+        if eff and numeric_fits(evolve(claim, attribute="effective_bandwidth"), [float(r.value) for r in eff], tol):
             stated = "–".join(fmt(v) for v in claim.value) if isinstance(claim.value, list) else fmt(claim.value)
             reason = f"{stated} GB/s 是厂商宣称的借助 Infinity Cache 的“有效带宽”，不是显存原始带宽"
     if not reason and claim.attribute in NUMERIC_ATTRIBUTES and claim.subject in ref.products:
         others = [r for r in ref.rows(claim.subject, claim.attribute)
-                  if numeric_fits(replace(claim, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
+                  if numeric_fits(evolve(claim, qualifier=Qualifier.EXACT), [float(r.value)], tol)]
         if others and others[0].scope and others[0].scope not in {r.scope for r in rows} \
                 and others[0].variant in {r.variant for r in rows}:
             # "6MB Infinity Cache": the figure of another cache level (scope) of the same version
@@ -467,6 +467,6 @@ def note_inconsistencies(claims: list[Claim]) -> list[Claim]:
         note = notes.get(id(c))
         if note and c.check is not None:
             text = c.check.explanation.rstrip("。") + f"；{note}。"
-            c = replace(c, check=replace(c.check, explanation=text))
+            c = evolve(c, check=evolve(c.check, explanation=text))
         out.append(c)
     return out
