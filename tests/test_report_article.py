@@ -416,3 +416,32 @@ def test_article_markup_is_ours_only(fmt: str) -> None:
     assert "".join(m.text for m in page.covering("k1")) == "80GB"
     if fmt == "md":  # the article's markup shows as text
         assert "<script>x()</script>" in "".join(page.shown) and '<img src=x onerror="x()">' in "".join(page.shown)
+
+
+# ---- the parser for a text leaves out the block rules that cannot fire in it: the same tokens as the full parser
+
+MARKDOWN_ALPHABET = st.sampled_from([*"#>-*_=+[]():`~|\\!<&1.a显 ", "\t", "\n", "\r", "    ", "```", "---", "1. "])
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.lists(MARKDOWN_ALPHABET, max_size=40).map("".join))
+def test_the_parser_for_a_text_gives_the_tokens_of_the_full_parser(text: str) -> None:
+    from pipeline.report.layout import _parser
+
+    full, pruned = _parser(), _parser(text)
+    assert [t.as_dict() for t in pruned.parse(text)] == [t.as_dict() for t in full.parse(text)]
+
+
+@pytest.mark.parametrize(("text", "skipped"), [
+    # (a text, the block rules its parser leaves out)
+    ("H100 的显存为 80GB。\n", {"html_block", "reference", "blockquote", "code", "hr", "lheading"}),
+    ("> 引用\n", {"html_block", "reference", "code", "hr", "lheading"}),
+    ("标题\n---\n", {"html_block", "reference", "blockquote", "code"}),
+    ("[1]: https://example.com\n    缩进\n", {"html_block", "blockquote", "hr", "lheading"}),
+    ("标题\r===\r", {"html_block", "reference", "blockquote", "code", "hr"}),
+])
+def test_the_parser_for_a_text_leaves_out_the_rules_it_cannot_use(text: str, skipped: set[str]) -> None:
+    from pipeline.report.layout import _parser
+
+    active = set(_parser(text).get_active_rules()["block"])
+    assert set(_parser().get_active_rules()["block"]) - active == skipped

@@ -80,11 +80,33 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Any:
+# Block rules a text without their marks cannot start a block with, and the marks (None: never, as raw HTML is
+# off). markdown-it tries every block rule at every line; a rule that can match nowhere in a text changes none of
+# its tokens (as a block or as what ends a paragraph), so the parser for that text leaves it out.
+_BLOCK_MARKS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
+    ("html_block", None),
+    ("reference", re.compile(r"\[")),  # [label]: url
+    ("blockquote", re.compile(">")),
+    ("code", re.compile(r"\t| {4}")),  # indented code: four columns of indentation inside its container
+    ("hr", re.compile(r"([-*_])[ \t]*\1[ \t]*\1")),  # ---, * * *, ___
+    ("lheading", re.compile(r"[=-][ \t]*(?:$|\r)", re.M)),  # a line of = or - under a paragraph
+)
+
+
+def _parser(text: str | None = None) -> Any:
+    """The Markdown parser (CommonMark, pipe tables, strikethrough, raw HTML off); for ``text``, without the block
+    rules that cannot fire in it (the same tokens, fewer rules tried a line)."""
+    skipped = frozenset(rule for rule, mark in _BLOCK_MARKS if text is not None and (mark is None or not
+                                                                                     mark.search(text)))
+    return _parser_without(skipped)
+
+
+@lru_cache(maxsize=64)
+def _parser_without(skipped: frozenset[str]) -> Any:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    return md.disable(sorted(skipped)) if skipped else md
 
 
 # ---- Markdown -------------------------------------------------------------------------------------------
@@ -110,7 +132,7 @@ def markdown_layout(text: str) -> list[Event]:
         out += [Close("pre"), Close("details")]
         # the front matter's lines blanked out, so that markdown-it's line numbers are still the file's
         body = "\n" * len(_EOL.findall(text, 0, front.end)) + text[front.end:]
-    _Blocks(text, lines, out).walk(_parser().parse(body))
+    _Blocks(text, lines, out).walk(_parser(body).parse(body))
     return out
 
 
