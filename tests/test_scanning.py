@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import example as hypothesis_example
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.extract import cues
 from pipeline.lexicon import ROLES, load_lexicon
-from pipeline.lexicon.scanning import GroupScan, any_of, first_class, with_first_chars
+from pipeline.lexicon.scanning import GroupScan, any_of, first_class, required_literals, with_first_chars
 
 # fmt: off
 FIRST_CASES = [
@@ -172,3 +173,55 @@ def test_every_role_scans_its_examples_as_its_groups_do(role: str) -> None:
     scan = GroupScan(groups)
     for example in sorted({e.example for e in lexicon.entries}):
         assert [(v, m.span()) for v, m in scan.hits(example)] == _loop(groups, example), (role, example)
+
+
+# required_literals: lower-case runs one of which every match holds (what the group scan's automaton looks for)
+LITERAL_CASES = [
+    # (pattern, flags, the runs; None: no run every match needs)
+    (r"Tensor\s*Core",           re.I, {"core"}),         # s is not folded (re.I matches it with ſ): ten, or, core
+    (r"(?:RT|光追)\s*核心",        re.I, {"rt", "光追"}),    # an alternation: one run of each alternative
+    (r"FP8|TF32",                 0,    {"fp8", "tf32"}),
+    (r"a?b",                      re.I, {"b"}),            # an optional character is no run
+    (r"(?:x|[0-9])y",             re.I, {"y"}),            # an alternative without a run: the run after it
+    (r"[A-Z]+",                   re.I, None),
+    (r"(?i:xy)z",                 0,    {"z"}),            # local flags: left alone
+    (r"NVLink(?:-C2C)?",          re.I, {"nvl"}),          # i is not folded (re.I matches it with ı)
+    (r"(?:HBM){2,}",              re.I, {"hbm"}),          # a repeat that must occur
+    (r"(?:HBM)*",                 re.I, None),
+    (r"第\s*[一二三]代",            0,    {"第"}),
+    (r"Σ",                        re.I, None),             # a cased letter outside ASCII: not folded
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "expected"), LITERAL_CASES)
+def test_required_literals(pattern: str, flags: int, expected: set[str] | None) -> None:
+    assert required_literals(pattern, flags) == (frozenset(expected) if expected is not None else None)
+
+
+LITERAL_ALPHABET = st.sampled_from([*"TtEeNnSsOoRrCcKkIiſıK第代一二三 -显存核心光追", "Tensor", "CORE", "ſ", "İ"])
+
+
+@pytest.mark.parametrize("pattern", [r"Tensor\s*Core", r"(?:RT|光追)\s*核心", r"第\s*[一二三]代", r"core|KERNEL",
+                                     r"s[kK]i", r"NVLink|TeNsOr"])
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(LITERAL_ALPHABET, max_size=20).map("".join))
+@hypothesis_example(text="Tenſor Core")  # re.IGNORECASE matches s with ſ, i with ı, k with K
+@hypothesis_example(text="NVLınk sKi")
+def test_every_match_holds_one_of_the_required_literals(pattern: str, text: str) -> None:
+    for flags in (0, re.I):
+        runs = required_literals(pattern, flags)
+        for m in re.finditer(pattern, text, flags):
+            assert runs is None or any(r in m.group(0).lower() for r in runs), (pattern, flags, m.group(0))
+
+
+def test_every_lexicon_word_match_holds_one_of_its_required_literals() -> None:
+    lexicon = load_lexicon()
+    examples = [e.example for e in lexicon.entries]
+    with_runs = 0
+    for pattern in LEXICON_PATTERNS:
+        runs = required_literals(pattern, re.I)
+        with_runs += runs is not None
+        for example in examples:
+            for m in re.finditer(pattern, example, re.I):
+                assert runs is None or any(r in m.group(0).lower() for r in runs), (pattern, example)
+    assert with_runs > 300  # most words of the vocabulary give the automaton something to look for

@@ -109,24 +109,100 @@ def _first(items: Any) -> tuple[set[str], bool] | None:
     return out, True
 
 
+# ---- literal runs: what every match holds, for one Aho-Corasick pass in front of many patterns
+
+def _foldable(code: int) -> bool:
+    """A pattern's literal that the lower-cased text holds, lower-cased, wherever it matches, with or without
+    re.IGNORECASE: an ASCII character but i and s (which re.IGNORECASE also matches with ı and ſ), or a character
+    without case (Han, digits, punctuation), which matches only itself."""
+    ch = chr(code)
+    if ch.isascii():
+        return ch.lower() not in ("i", "s")
+    return ch.lower() == ch == ch.upper()
+
+
+def required_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """Lower-case strings one of which every match of ``pattern`` holds (lower-cased): the longest run of literal
+    characters the match cannot do without, or one such run of each alternative of an alternation. None when
+    there is no such run (a match can be made of classes, repeats that may be empty, other flags...)."""
+    try:
+        found = _required(_sre.parse(pattern, flags).data)
+    except (re.error, RecursionError):
+        return None
+    return frozenset(found) if found else None
+
+
+def _required(items: Any) -> set[str] | None:
+    best: set[str] | None = None
+
+    def take(found: set[str] | None) -> None:
+        nonlocal best
+        if found and (best is None or min(map(len, found)) > min(map(len, best))):
+            best = found
+
+    run: list[str] = []
+    for op, av in items:
+        if op is _sre.LITERAL and _foldable(av):
+            run.append(chr(av).lower())
+            continue
+        if run:
+            take({"".join(run)})
+            run = []
+        if op is _sre.SUBPATTERN and not av[1] and not av[2]:
+            take(_required(av[3]))
+        elif op is _sre.BRANCH:
+            parts = [_required(alt) for alt in av[1]]
+            if all(parts):
+                take(set().union(*parts))  # type: ignore[arg-type]
+        elif op in _REPEATS and av[0] >= 1:
+            take(_required(av[2]))
+    if run:
+        take({"".join(run)})
+    return best
+
+
 class GroupScan:
     """A lexicon role's ``(value, pattern)`` groups (``Lexicon.groups``) searched over a text at once: every
     match of every group, in the groups' order and each group's matches in text order, exactly what a loop of
-    ``pattern.finditer(text)`` over the groups finds. One gate (``any_of`` the groups) answers the texts that hold
-    none, and the answer for the last text is kept, so the passes that read one sentence share one scan.
+    ``pattern.finditer(text)`` over the groups finds. One Aho-Corasick pass over the lower-cased text finds the
+    literal runs every match of a group holds (``required_literals``), and only the groups whose runs are there are
+    searched (a group with no such run always is); the answer for the last text is kept, so the passes that read
+    one sentence share one scan.
 
     The memo is one tuple replaced at once: threads that share a scan each see a whole answer (for their text or
     for another, which they recompute)."""
 
     def __init__(self, groups: Iterable[tuple[str, re.Pattern[str]]]) -> None:
+        import ahocorasick
+
         self.groups = tuple(groups)
-        self.gate = any_of(p for _v, p in self.groups)
+        self._always = tuple(i for i, (_v, p) in enumerate(self.groups)
+                             if required_literals(p.pattern, p.flags) is None)
+        owners: dict[str, list[int]] = {}
+        for i, (_v, p) in enumerate(self.groups):
+            for word in required_literals(p.pattern, p.flags) or ():
+                owners.setdefault(word, []).append(i)
+        self._automaton: Any = None
+        if owners:
+            self._automaton = ahocorasick.Automaton()
+            for word, which in owners.items():
+                self._automaton.add_word(word, tuple(which))
+            self._automaton.make_automaton()
         self._memo: tuple[str | None, tuple[tuple[str, re.Match[str]], ...]] = (None, ())
 
     def hits(self, text: str) -> tuple[tuple[str, re.Match[str]], ...]:
         """``(value, match)`` for every match in ``text``, group by group."""
         last, found = self._memo
         if last is not text:
-            found = tuple((v, m) for v, p in self.groups for m in p.finditer(text)) if self.gate.search(text) else ()
+            found = tuple((self.groups[i][0], m) for i in self._candidates(text)
+                          for m in self.groups[i][1].finditer(text))
             self._memo = (text, found)
         return found
+
+    def _candidates(self, text: str) -> list[int]:
+        """The groups that can match in ``text``, in their order."""
+        which = set(self._always)
+        if self._automaton is not None:
+            for _end, owners in self._automaton.iter(text.lower()):
+                which.update(owners)
+        return sorted(which)
