@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from pipeline.extract import cues
 from pipeline.lexicon import ROLES, load_lexicon
-from pipeline.lexicon.scanning import GroupScan, any_of, first_class, required_literals, with_first_chars
+from pipeline.lexicon.scanning import (
+    LITERALS,
+    Gated,
+    GroupScan,
+    any_of,
+    first_class,
+    required_literals,
+    with_first_chars,
+)
 
 # fmt: off
 FIRST_CASES = [
@@ -142,6 +150,7 @@ GROUPS = [
     ("memory", re.compile("显存|HBM\\d?", re.I)),
     ("feature", re.compile("NVLink", re.I)),  # a value may come back: its groups stay in their order
 ]
+SCAN = GroupScan(GROUPS)  # made once: its patterns join the process's one automaton
 GROUP_ALPHABET = st.sampled_from(list("Tensor Core张量核心显存HBM3NVLinkvl，。a1"))
 
 
@@ -152,7 +161,7 @@ def _loop(groups: list[tuple[str, re.Pattern[str]]], text: str) -> list[tuple[st
 @settings(max_examples=300, deadline=None)
 @given(texts=st.lists(st.lists(GROUP_ALPHABET, max_size=30).map("".join), min_size=1, max_size=4))
 def test_a_group_scan_finds_what_the_loop_over_its_groups_finds(texts: list[str]) -> None:
-    scan = GroupScan(GROUPS)
+    scan = SCAN
     for text in texts + texts[::-1]:  # a text read again after another: the memo is the last text's only
         assert [(v, m.span()) for v, m in scan.hits(text)] == _loop(GROUPS, text)
 
@@ -225,3 +234,34 @@ def test_every_lexicon_word_match_holds_one_of_its_required_literals() -> None:
             for m in re.finditer(pattern, example, re.I):
                 assert runs is None or any(r in m.group(0).lower() for r in runs), (pattern, example)
     assert with_runs > 300  # most words of the vocabulary give the automaton something to look for
+
+
+# Gated: a pattern behind the shared automaton finds exactly what it finds
+GATED = [r"Tensor\s*Core", r"(?:RT|光追)\s*核心", r"[A-Z]\d", r"第\s*[一二三]代|NVLink"]
+# registered once (every Gated joins the one automaton of the process)
+GATED_BY = {(p, flags): Gated(re.compile(p, flags)) for p in GATED for flags in (0, re.I)}
+
+
+@pytest.mark.parametrize("pattern", GATED)
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(LITERAL_ALPHABET, max_size=20).map("".join))
+@hypothesis_example(text="Tenſor Core")
+def test_a_gated_pattern_finds_what_the_pattern_finds(pattern: str, text: str) -> None:
+    for flags in (0, re.I):
+        gated = GATED_BY[pattern, flags]
+        plain = gated.pattern
+        assert [m.span() for m in gated.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        found, expected = gated.search(text), plain.search(text)
+        assert (found and found.span()) == (expected and expected.span())
+        for pos in range(len(text) + 1):
+            found, expected = gated.search(text, pos), plain.search(text, pos)
+            assert (found and found.span()) == (expected and expected.span())
+
+
+def test_the_automaton_answers_a_text_once_for_every_pattern() -> None:
+    core, anything = GATED_BY[r"Tensor\s*Core", re.I], GATED_BY[r"[A-Z]\d", 0]
+    text = "这段话没有那个词"
+    assert core.search(text) is None and anything.search(text) is None
+    present = LITERALS.present(text)
+    assert LITERALS.present(text) is present  # the second pattern's question was answered by the first pass
+    assert core._id not in present and anything._id in present  # no run to look for: always searched

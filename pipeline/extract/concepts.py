@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import with_first_chars
+from ..lexicon.scanning import Gated, with_first_chars
 from ..records import Mention
 from . import cues
 from .draft import Draft
@@ -46,14 +46,14 @@ _CALLED_MODEL_AFTER = re.compile(r"^\s*(?:这种|这类|这样的|等)\s*(?:大)
                                  r"^\s*(?:是|属于)\s*(?:一个|一种|一款)?[^,;。]{0,8}?(?:大)?模型(?=\s*(?:$|[,;。!?]|之一))")
 # a clause that goes on about the same term without naming a new subject
 _CONTINUES = re.compile(r"^\s*(?:这|它|其|该|可以|能够|能|可|还能|还可以|并|也|就|从而|使|让|将|把)")
-_POSITION = with_first_chars(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
+_POSITION = Gated(with_first_chars(r"(?:作为|是|为)(?:一款|一张|一块|一个|一种)?[^,;。]{0,10}?(?P<what>训练|推理)"
                        r"(?:平台|卡|加速卡|GPU|芯片)|"
                        r"(?:专为|专门为|面向|定位于?|主要用于|(?P<use>用于))[^,;。]{0,10}?(?P<what2>训练|推理)"
-                       r"(?:\s*(?:与|和|及|、|/)\s*(?P<also>训练|推理))?")
-_REDUNDANT_PSU = re.compile(r"冗余电源")
-_BUILTIN_STACK = with_first_chars(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I)
+                             r"(?:\s*(?:与|和|及|、|/)\s*(?P<also>训练|推理))?"))
+_REDUNDANT_PSU = Gated(re.compile(r"冗余电源"))
+_BUILTIN_STACK = Gated(with_first_chars(r"内置(?:了)?[^,;。]{0,8}(?:软件栈|框架|TensorFlow|PyTorch)", re.I))
 _FORMAT = cues.LEX.regex("precision_name")
-_PRECISIONS = with_first_chars(rf"{_FORMAT.pattern}(?:\s*(?:、|和|及|与|/|,)\s*{_FORMAT.pattern})*", re.I)
+_PRECISIONS = Gated(with_first_chars(rf"{_FORMAT.pattern}(?:\s*(?:、|和|及|与|/|,)\s*{_FORMAT.pattern})*", re.I))
 
 
 def concept_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import GroupScan
+from ..lexicon.scanning import Gated, GroupScan
 from ..records import Mention, Qualifier, Scope
 from . import cues
 from .draft import Draft
@@ -35,7 +35,7 @@ _CN = "零一二两三四五六七八九十百千"
 # a model size: 70B, 7b, 1.8T, 700亿参数, 七十亿参数
 _PARAMS = re.compile(rf"(?<![A-Za-z0-9.])(?P<n>\d+(?:\.\d+)?|[{_CN}]+)\s*"
                      r"(?:(?P<u>[BbTt])(?![A-Za-z0-9/])|(?P<cn>亿|千亿|万亿)\s*(?:个)?\s*(?:参数|参数量)?)")
-_MODEL = LEX.regex("model_word")
+_MODEL = Gated(LEX.regex("model_word"))
 _BIT_RATE = re.compile(r"Gb(?:ps|/s)", re.I)
 _BYTES = GroupScan(LEX.groups("bytes_per_param"))
 _OVERHEAD = LEX.regex("overhead_word")
@@ -137,7 +137,7 @@ def model_params(text: str) -> tuple[re.Match[str], float] | None:
             continue
         if hit.group("u"):
             near = text[max(0, hit.start() - 12):hit.end() + 12]
-            if not _MODEL.search(near):
+            if not _MODEL.pattern.search(near):
                 continue
             scale = 1e9 if hit.group("u").lower() == "b" else 1e12
         else:

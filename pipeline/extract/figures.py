@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from ..lexicon.figures import QUANTITY_KINDS, FigureRow, load_figures
-from ..lexicon.scanning import any_of
+from ..lexicon.scanning import Gated, any_of
 from ..records import UNKNOWN_FIGURE, Mention
 from .cues import LEX, UNIT_NAME, clause_bounds, negated
 from .draft import Draft
@@ -41,7 +41,7 @@ _BY_KIND: dict[str, tuple[FigureRow, ...]] = {
     for kind in ("count", "bare", "freq", "rate", "size", "length", "power", "tput", "year", "area")
 }
 _ANY: dict[str, re.Pattern[str]] = {k: any_of(r.pattern for r in rows) for k, rows in _BY_KIND.items() if rows}
-_ANY_TERM = any_of(r.pattern for r in TERMS)
+_ANY_TERM = Gated(any_of(r.pattern for r in TERMS))
 # between a label and its figure: a colon, a copula or verb, a hedge ("基础频率为2235MHz", "纹理单元：64",
 # "频率最高可达2505MHz")
 _LABEL_GAP = re.compile(r"\s*(?:数|数量|数目|总数|的数量)?\s*(?:[:：=]|为|是|有|达|共|约|高达|多达|可达|最高|最多|最大|"

@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import GroupScan
+from ..lexicon.scanning import Gated, GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -348,8 +348,8 @@ def _draft(start: int, end: int, owner: Subject, attribute: str, value: int | st
 # ---- names -------------------------------------------------------------------------------------------------------
 
 _PROFESSIONS = tuple(LEX.groups("profession"))
-_NAMED = re.compile(r"(?P<verb>以|取自|取名自|得名于|命名自|名字来自)\s*(?P<who>[^,;。]{0,24}?)\s*"
-                    r"(?:的名字|之名|的姓氏|的姓)?\s*(?:命名|而得名|得名|$|[,;。)])")
+_NAMED = Gated(re.compile(r"(?P<verb>以|取自|取名自|得名于|命名自|名字来自)\s*(?P<who>[^,;。]{0,24}?)\s*"
+                          r"(?:的名字|之名|的姓氏|的姓)?\s*(?:命名|而得名|得名|$|[,;。)])"))
 _MOST = re.compile(r"(?:大多|多|大都|大部分|多数|通常|一般|基本)\s*$")
 # "NVIDIA的(数据中心)GPU架构": a vendor's architectures as a class
 _CLASS = re.compile(r"(?P<vendor>NVIDIA|英伟达|AMD|英特尔|Intel)\s*(?:的|历代|各代)?\s*(?:数据中心|消费级)?\s*"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import THROUGHPUT_ATTRIBUTES, Reference
+from ..lexicon.scanning import Gated
 from ..records import Mention
 from . import cues
 from .draft import Draft
@@ -22,8 +23,8 @@ _FORMAT = LEX.regex("precision_name")
 _PRECISION_LABEL = re.compile(rf"\s*[（(]\s*(?P<label>{_FORMAT.pattern})\s*[)）]", re.I)
 _SPARSITY_LABEL = re.compile(rf"\s*[（(]\s*(?P<label>{LEX.alt('sparsity')})\s*[)）]", re.I)
 # a throughput cue with a bandwidth's unit: "FP16/BF16性能1 TB/s"
-_THROUGHPUT_WORD = re.compile(rf"(?:{_FORMAT.pattern})\s*(?:/\s*(?:{_FORMAT.pattern})\s*)*(?:\s*(?:Tensor)?\s*"
-                              rf"(?:性能|算力|计算能力|峰值))", re.I)
+_THROUGHPUT_WORD = Gated(re.compile(rf"(?:{_FORMAT.pattern})\s*(?:/\s*(?:{_FORMAT.pattern})\s*)*(?:\s*(?:Tensor)?\s*"
+                                    rf"(?:性能|算力|计算能力|峰值))", re.I))
 _RATE_UNIT = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>[TGP]B/s|[TGP]Bps)(?![A-Za-z])", re.I)
 _BANDWIDTH_WORD = re.compile(r"带宽|bandwidth|传输|吞吐|互联|互连|NVLink|PCIe|显存|内存", re.I)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.scanning import GroupScan, any_of
+from ..lexicon.scanning import Gated, GroupScan, any_of
 from ..records import UNKNOWN_FIGURE, Mention
 from .cues import LEX, clause_bounds
 from .draft import Draft
@@ -62,9 +62,9 @@ _WAY = re.compile(rf"(?:{LEX.alt('direction')}|之间)")
 _SAME = re.compile(LEX.alt("same_word"))
 _IS_OR_REPLACES = re.compile(r"(?:是|为|作为|替代|取代|对标)\s*$")
 _VERSION_OF = re.compile(r"\s*的[^,，。;；]{0,12}?(?:版本|版|型号|替代品|继任者|接班人|前代|后继)")
-_ANY_COMPARISON = re.compile(rf"替代|取代|对标|的[^,，。]{{0,12}}(?:版|型号)|{LEX.alt('than')}|{LEX.alt('order_word')}"
-                             rf"|{LEX.alt('same_word')}|介于|~=|≈|相当于")
-_FEATURE_VERB = re.compile(LEX.alt("feature_verb"))
+_ANY_COMPARISON = Gated(re.compile(rf"替代|取代|对标|的[^,，。]{{0,12}}(?:版|型号)|{LEX.alt('than')}"
+                                   rf"|{LEX.alt('order_word')}|{LEX.alt('same_word')}|介于|~=|≈|相当于"))
+_FEATURE_VERB = Gated(re.compile(LEX.alt("feature_verb")))
 _FEATURE_LEN = 24  # a longer clause after the verb is prose, not the name of a feature
 _ONE = re.compile(r"[1一](?![\d.])")
 _DIGIT = re.compile(r"\d")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
-from ..lexicon.scanning import GroupScan
+from ..lexicon.scanning import Gated, GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -30,12 +30,12 @@ _LINK_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch", "nv
 _TERM_SUBJECT = {"pcie": "pcie", "nvlink": "nvlink", "nvswitch": "nvswitch"}
 _LABEL_COLON = re.compile(r"[:：]\s*$")
 _LATENCY = re.compile(rf"(?:{_W('latency_cue')})")
-_SLOT_POWER = re.compile(rf"(?:{_W('slot_power_word')})", re.I)
+_SLOT_POWER = Gated(re.compile(rf"(?:{_W('slot_power_word')})", re.I))
 _NANOSECONDS = re.compile(r"(?<![\d.])(?P<n>\d+(?:\.\d+)?)\s*(?:ns|纳秒)(?![A-Za-z])", re.I)
-_MEMORY_WORD = re.compile(r"显存|内存|HBM|GDDR|DRAM|访存|存储器|memory", re.I)
+_MEMORY_WORD = Gated(re.compile(r"显存|内存|HBM|GDDR|DRAM|访存|存储器|memory", re.I))
 _NOT_DRAM = re.compile(r"L1|L2|缓存|cache|共享内存|寄存器|PCIe|NVLink|网络|以太网|InfiniBand|切换|调度|启动", re.I)
 _FORMATS = LEX.regex("precision_name")
-_FORMAT_NAMES = re.compile(rf"(?:E[2-5]M[1-3]|{_FORMATS.pattern})(?![A-Za-z0-9])", re.I)
+_FORMAT_NAMES = Gated(re.compile(rf"(?:E[2-5]M[1-3]|{_FORMATS.pattern})(?![A-Za-z0-9])", re.I))
 _PART = r"(?P<what>指数|阶码|尾数|小数|mantissa|exponent)"
 _BITS_OF = re.compile(rf"(?P<n>\d{{1,2}})\s*(?:个)?(?:比特|位|bit)(?:的)?\s*{_PART}", re.I)
 _OF_BITS = re.compile(rf"{_PART}(?:位|部分|字段)?\s*(?:数)?\s*(?:为|有|是|占|只有|仅)?\s*"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import Gated
 from ..records import UNCERTAIN_OWNERS, Mention, Qualifier, Scope
 from . import cues
 from .draft import Draft
@@ -363,7 +364,7 @@ def _manufacturer_drafts(text: str, mentions: list[Mention], state: DocState, re
     return out
 
 
-_TENSOR_WORD = cues.LEX.regex("count_cue", "tensor_cores")
+_TENSOR_WORD = Gated(cues.LEX.regex("count_cue", "tensor_cores"))
 
 
 def _tensor_presence_drafts(text: str, mentions: list[Mention], state: DocState) -> list[Draft]:

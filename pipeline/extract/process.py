@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import Gated
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -32,7 +33,7 @@ _FOUNDRY_AFTER = re.compile(rf"\s*(?P<foundry>{_FOUNDRY})(?![A-Za-z])", re.I)
 _WORD_BEFORE = re.compile(rf"{_PROCESS_WORD}\s*(?:为|是|采用|使用|[:：])?\s*$", re.I)
 # a verb that says a card is made on the node ("采用", "基于", "…制造"): needed when the card is named in another clause
 _VERB = cues.LEX.regex("process_verb")
-_GATE = re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I)
+_GATE = Gated(re.compile(r"\d\s*(?:nm|纳米|奈米)|\dNP?(?![A-Za-z\d])|N\d", re.I))
 
 
 def process_drafts(text: str, mentions: list[Mention], state: DocState, ref: Reference) -> list[Draft]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..knowledge.reference import Reference
+from ..lexicon.scanning import Gated
 from ..records import Document, Mention, Scope
 from . import cues
 from .draft import Draft
@@ -26,7 +27,7 @@ _NEWEST_AFTER = re.compile(rf"\s*(?:是|为|作为|成为|乃是)\s*(?:了)?\s*{
 _NEWEST_BEFORE = re.compile(rf"{_VENDOR}?\s*(?:的)?\s*(?:{_W('newest_word')})\s*(?:的)?\s*"
                             r"(?:GPU|数据中心GPU)?\s*(?:架构|旗舰|显卡|GPU)?\s*$", re.I)
 _ONLY_ONE = re.compile(rf"\s*(?:架构)?\s*(?:的)?\s*(?:GPU|产品|显卡)?\s*(?:{_W('only_one_word')})")
-_HOT_CLOCK = re.compile(_W("hot_clock_phrase"))
+_HOT_CLOCK = Gated(re.compile(_W("hot_clock_phrase")))
 _VENDOR_CLASS = tuple(LEX.groups("vendor_class"))
 _FRONT_DATE = re.compile(r"\A\s*---\s*\n(?:.*\n){0,40}?\s*date\s*:\s*[\"']?(?P<y>(?:19|20)\d{2})"
                          r"(?:[-/.](?P<m>\d{1,2}))?", re.I)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -161,48 +161,97 @@ def _required(items: Any) -> set[str] | None:
     return best
 
 
+class _Literals:
+    """The literal runs of every registered pattern (``required_literals``) in one Aho-Corasick automaton: one pass
+    over a lower-cased text tells which patterns can match in it at all. The answer for the last text is kept, so
+    the passes that read one sentence share one pass; the automaton is built on first use after a registration."""
+
+    def __init__(self) -> None:
+        self._runs: list[frozenset[str] | None] = []
+        self._built: tuple[Any, frozenset[int]] | None = None
+        self._memo: tuple[str | None, frozenset[int]] = (None, frozenset())
+
+    def add(self, pattern: re.Pattern[str]) -> int:
+        self._runs.append(required_literals(pattern.pattern, pattern.flags))
+        self._built = None
+        self._memo = (None, frozenset())
+        return len(self._runs) - 1
+
+    def present(self, text: str) -> frozenset[int]:
+        """The registered patterns that can match somewhere in ``text``."""
+        last, found = self._memo
+        if last is text:
+            return found
+        automaton, always = self._built or self._build()
+        hits = set(always)
+        if automaton is not None:
+            for _end, owners in automaton.iter(text.lower()):
+                hits.update(owners)
+        found = frozenset(hits)
+        self._memo = (text, found)
+        return found
+
+    def _build(self) -> tuple[Any, frozenset[int]]:
+        import ahocorasick
+
+        owners: dict[str, list[int]] = {}
+        for i, runs in enumerate(self._runs):
+            for word in runs or ():
+                owners.setdefault(word, []).append(i)
+        automaton = None
+        if owners:
+            automaton = ahocorasick.Automaton()
+            for word, which in owners.items():
+                automaton.add_word(word, tuple(which))
+            automaton.make_automaton()
+        built = (automaton, frozenset(i for i, runs in enumerate(self._runs) if runs is None))
+        self._built = built
+        return built
+
+
+LITERALS = _Literals()
+
+
+class Gated:
+    """A pattern a pass searches whole sentences with, answered at once (no match) for a text that holds none of
+    the literal runs every match of it needs: the registered patterns share one automaton pass a sentence
+    (``LITERALS``). ``search`` and ``finditer`` find exactly what the pattern finds; ``pattern`` is the pattern
+    itself, for other texts (a clause, a slice), where the pass over the sentence would not be shared."""
+
+    __slots__ = ("_id", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self._id = LITERALS.add(pattern)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.pattern.search(text, pos, endpos) if self._id in LITERALS.present(text) else None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text, pos, endpos) if self._id in LITERALS.present(text) else iter(())
+
+
 class GroupScan:
     """A lexicon role's ``(value, pattern)`` groups (``Lexicon.groups``) searched over a text at once: every
     match of every group, in the groups' order and each group's matches in text order, exactly what a loop of
-    ``pattern.finditer(text)`` over the groups finds. One Aho-Corasick pass over the lower-cased text finds the
-    literal runs every match of a group holds (``required_literals``), and only the groups whose runs are there are
-    searched (a group with no such run always is); the answer for the last text is kept, so the passes that read
-    one sentence share one scan.
+    ``pattern.finditer(text)`` over the groups finds. Only the groups the shared literal automaton (``LITERALS``)
+    finds possible in the text are searched; the answer for the last text is kept, so the passes that read one
+    sentence share one scan.
 
-    The memo is one tuple replaced at once: threads that share a scan each see a whole answer (for their text or
+    The memos are tuples replaced at once: threads that share a scan each see a whole answer (for their text or
     for another, which they recompute)."""
 
     def __init__(self, groups: Iterable[tuple[str, re.Pattern[str]]]) -> None:
-        import ahocorasick
-
         self.groups = tuple(groups)
-        self._always = tuple(i for i, (_v, p) in enumerate(self.groups)
-                             if required_literals(p.pattern, p.flags) is None)
-        owners: dict[str, list[int]] = {}
-        for i, (_v, p) in enumerate(self.groups):
-            for word in required_literals(p.pattern, p.flags) or ():
-                owners.setdefault(word, []).append(i)
-        self._automaton: Any = None
-        if owners:
-            self._automaton = ahocorasick.Automaton()
-            for word, which in owners.items():
-                self._automaton.add_word(word, tuple(which))
-            self._automaton.make_automaton()
+        self._ids = tuple(LITERALS.add(p) for _v, p in self.groups)
         self._memo: tuple[str | None, tuple[tuple[str, re.Match[str]], ...]] = (None, ())
 
     def hits(self, text: str) -> tuple[tuple[str, re.Match[str]], ...]:
         """``(value, match)`` for every match in ``text``, group by group."""
         last, found = self._memo
         if last is not text:
-            found = tuple((self.groups[i][0], m) for i in self._candidates(text)
-                          for m in self.groups[i][1].finditer(text))
+            present = LITERALS.present(text)
+            found = tuple((v, m) for (v, p), i in zip(self.groups, self._ids, strict=True) if i in present
+                          for m in p.finditer(text))
             self._memo = (text, found)
         return found
-
-    def _candidates(self, text: str) -> list[int]:
-        """The groups that can match in ``text``, in their order."""
-        which = set(self._always)
-        if self._automaton is not None:
-            for _end, owners in self._automaton.iter(text.lower()):
-                which.update(owners)
-        return sorted(which)
