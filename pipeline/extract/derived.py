@@ -36,7 +36,7 @@ _CN = "零一二两三四五六七八九十百千"
 _PARAMS = re.compile(rf"(?<![A-Za-z0-9.])(?P<n>\d+(?:\.\d+)?|[{_CN}]+)\s*"
                      r"(?:(?P<u>[BbTt])(?![A-Za-z0-9/])|(?P<cn>亿|千亿|万亿)\s*(?:个)?\s*(?:参数|参数量)?)")
 _MODEL = Gated(LEX.regex("model_word"))
-_BIT_RATE = re.compile(r"Gb(?:ps|/s)", re.I)
+_BIT_RATE = Gated(re.compile(r"Gb(?:ps|/s)", re.I))
 _BYTES = GroupScan(LEX.groups("bytes_per_param"))
 _OVERHEAD = LEX.regex("overhead_word")
 _NEED = re.compile(rf"(?:{LEX.alt('need_word')})\s*(?:的显存|显存)?\s*(?:为|是|达到?)?\s*$")

@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from ..knowledge.reference import Reference
 from ..knowledge.systems import named_system
-from ..lexicon.scanning import GroupScan
+from ..lexicon.scanning import Gated, GroupScan
 from ..records import Mention, Scope
 from . import cues
 from .draft import Draft
@@ -40,7 +40,7 @@ _USES = re.compile(r"(?:采用|使用|用的是|用了|基于|搭载|配备)(?:�
 _COMPONENTS = GroupScan(LEX.groups("component_word"))
 _COMPOSED_VERB = re.compile(rf"(?:{_W('composed_verb')})\s*(?:了)?\s*$")
 _DESIGN_AFTER = re.compile(r"\s*(?:的)?\s*(?:模块化|多芯片|封装)?\s*(?:设计|架构|方案|结构|封装|组成|构成)")
-_SINGLE = re.compile(rf"(?:{_W('single_die')})")
+_SINGLE = Gated(re.compile(rf"(?:{_W('single_die')})"))
 _MADE_OF = re.compile(r"[^,;。]{0,12}?(?:组成|构成|组合而成|拼接而成)")
 _ARCH_ANAPHOR = re.compile(r"(?:该|此|这一|这个|本|其)\s*架构")
 
