@@ -195,13 +195,14 @@ COORDINATOR = _re(rf"\s*{_W('list_joiner')}\s*")
 HAN = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 
 
-_LINK_NAMES = GroupScan(LEX.groups("link_name"))
+# (asked of clauses and labels, not of whole sentences: a plain loop, not a sentence's shared scan)
+_LINK_NAMES = LEX.groups("link_name")
 
 
 def link_named(text: str) -> str | None:
     """The link ``text`` names last (the longest name where two start together: NVLink-C2C, not NVLink), as the
     lexicon's link_name values spell it, or None (互连带宽: the card's own link)."""
-    found = [(m.start(), m.end(), name) for name, m in _LINK_NAMES.hits(text)]
+    found = [(m.start(), m.end(), name) for name, pat in _LINK_NAMES for m in pat.finditer(text)]
     return max(found)[2] if found else None
 
 

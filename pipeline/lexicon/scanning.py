@@ -216,7 +216,8 @@ class Gated:
     """A pattern a pass searches whole sentences with, answered at once (no match) for a text that holds none of
     the literal runs every match of it needs: the registered patterns share one automaton pass a sentence
     (``LITERALS``). ``search`` and ``finditer`` find exactly what the pattern finds; ``pattern`` is the pattern
-    itself, for other texts (a clause, a slice), where the pass over the sentence would not be shared."""
+    itself, for other texts (a clause, a slice): a pass over one of them would not be shared, and it would take the
+    sentence's place in the memo."""
 
     __slots__ = ("_id", "pattern")
 

@@ -96,8 +96,8 @@ _BLOCK_MARKS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
 def _parser(text: str | None = None) -> Any:
     """The Markdown parser (CommonMark, pipe tables, strikethrough, raw HTML off); for ``text``, without the block
     rules that cannot fire in it (the same tokens, fewer rules tried a line)."""
-    skipped = frozenset(rule for rule, mark in _BLOCK_MARKS if text is not None and (mark is None or not
-                                                                                     mark.search(text)))
+    skipped = frozenset() if text is None else frozenset(
+        rule for rule, mark in _BLOCK_MARKS if mark is None or not mark.search(text))
     return _parser_without(skipped)
 
 
